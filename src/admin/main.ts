@@ -1,0 +1,200 @@
+import { readFileSync } from 'node:fs';
+import { Argument, Command, CommanderError } from 'commander';
+import { systemClock } from '../clock.js';
+import { loadConfig } from '../config.js';
+import { type Db, openDatabase } from '../db/client.js';
+import {
+  AdminError,
+  grantRole,
+  importStores,
+  ROLES,
+  type Role,
+  revokeRole,
+  seedDemo,
+  setOption,
+  upsertStore,
+} from './commands.js';
+
+/** Opens the configured database, migrates it (a fresh DATA_DIR works), runs, closes. */
+async function withDb(run: (db: Db) => Promise<string>): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase({
+    url: config.databaseUrl,
+    dataDir: config.inMemory ? undefined : config.dataDir,
+  });
+  try {
+    await database.migrate();
+    const message = await run(database.db);
+    process.stdout.write(`${message}\n`);
+  } finally {
+    await database.close().catch(() => {});
+  }
+}
+
+function readJson(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new AdminError(`cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? err}`);
+  }
+  try {
+    return JSON.parse(text);
+  } catch (err) {
+    throw new AdminError(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+function nonNegativeInteger(value: string): number {
+  if (!/^\d+$/.test(value)) {
+    throw new AdminError(`--carts-for-random-control must be an integer >= 0, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function buildProgram(): Command {
+  const program = new Command('ordering-admin')
+    .description('Administration of the ordering service database')
+    // Settings made before adding subcommands are inherited by them.
+    .exitOverride()
+    .configureOutput({ writeErr: () => {}, outputError: () => {} });
+  const role = () => new Argument('<role>', 'staff or admin').choices(ROLES);
+
+  program
+    .command('migrate')
+    .description('apply pending migrations')
+    .action(() => withDb(async () => 'migrations applied'));
+
+  const usersCmd = program.command('users').description('user roles');
+  usersCmd
+    .command('grant')
+    .description('grant a role (creates the local user record if needed)')
+    .argument('<username>')
+    .addArgument(role())
+    .action((username: string, r: Role) =>
+      withDb(async (db) => {
+        await grantRole(db, username, r, systemClock.nowMicros());
+        return `granted ${r} to ${username}`;
+      }),
+    );
+  usersCmd
+    .command('revoke')
+    .description('take a role away')
+    .argument('<username>')
+    .addArgument(role())
+    .action((username: string, r: Role) =>
+      withDb(async (db) => {
+        await revokeRole(db, username, r);
+        return `revoked ${r} from ${username}`;
+      }),
+    );
+
+  const storesCmd = program.command('stores').description('stores');
+  storesCmd
+    .command('create')
+    .description('create or update a store')
+    .requiredOption('--gln <gln>', 'global location number')
+    .requiredOption('--name <name>', 'store name')
+    .option('--active-period <HH:MM:SS>', 'how long a cart stays active')
+    .option('--carts-for-random-control <n>', '1 in N checkouts draws a control (0 disables)')
+    .action(
+      (opts: {
+        gln: string;
+        name: string;
+        activePeriod?: string;
+        cartsForRandomControl?: string;
+      }) => {
+        const input = {
+          gln: opts.gln,
+          name: opts.name,
+          activePeriod: opts.activePeriod,
+          cartsForRandomControl:
+            opts.cartsForRandomControl === undefined
+              ? undefined
+              : nonNegativeInteger(opts.cartsForRandomControl),
+        };
+        return withDb(async (db) => {
+          const result = await upsertStore(db, input, systemClock.nowMicros());
+          return `${result} store ${input.gln}`;
+        });
+      },
+    );
+  storesCmd
+    .command('import')
+    .description('create or update stores from a JSON array')
+    .argument('<file>')
+    .action((file: string) => {
+      const json = readJson(file);
+      return withDb(async (db) => {
+        const count = await importStores(db, json, systemClock.nowMicros());
+        return `imported ${count} store${count === 1 ? '' : 's'}`;
+      });
+    });
+
+  program
+    .command('options')
+    .description('options')
+    .command('set')
+    .description('create or update an option')
+    .argument('<name>')
+    .argument('<value>')
+    .option('--public', 'return it from GET options/')
+    .option('--public-name <text>', 'name shown to users')
+    .action((name: string, value: string, opts: { public?: boolean; publicName?: string }) =>
+      withDb(async (db) => {
+        const result = await setOption(db, name, value, {
+          isPublic: opts.public,
+          publicName: opts.publicName,
+        });
+        return `${result} option ${name}`;
+      }),
+    );
+
+  program
+    .command('seed')
+    .description('seed data')
+    .command('demo')
+    .description('demo stores, options and hours')
+    .action(() =>
+      withDb(async (db) => {
+        await seedDemo(db, systemClock.nowMicros());
+        return 'demo data seeded';
+      }),
+    );
+
+  return program;
+}
+
+function oneLine(err: unknown): string {
+  let message: string;
+  if (err instanceof CommanderError) {
+    message =
+      err.code === 'commander.help'
+        ? 'missing command (see --help)'
+        : err.message.replace(/^error: /, '');
+  } else if (err instanceof Error) {
+    // Drizzle wraps driver errors in "Failed query: …"; the cause says what went wrong.
+    message =
+      err.message.startsWith('Failed query') && err.cause instanceof Error
+        ? err.cause.message
+        : err.message;
+  } else {
+    message = String(err);
+  }
+  return message.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+async function main(argv: string[]): Promise<number> {
+  try {
+    await buildProgram().parseAsync(argv, { from: 'user' });
+    return 0;
+  } catch (err) {
+    // --help and --version end here with exit code 0.
+    if (err instanceof CommanderError && err.exitCode === 0) return 0;
+    // AdminError, ConfigError and unexpected errors alike: the message on one line, no stack.
+    process.stderr.write(`error: ${oneLine(err)}\n`);
+    return 1;
+  }
+}
+
+process.exit(await main(process.argv.slice(2)));

@@ -1,0 +1,164 @@
+import { randomUUID } from 'node:crypto';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import authRoutes from './auth/routes.js';
+import { TokenService } from './auth/tokens.js';
+import cartRoutes from './carts/routes.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import healthRoutes from './health/routes.js';
+import { installAuth } from './http/auth.js';
+import { installConventions } from './http/conventions.js';
+import itemRoutes from './items/routes.js';
+import type { UpstreamClient } from './upstream/client.js';
+
+/** Everything the routes need, made once at start and injected (tests swap clock and random). */
+export interface Deps {
+  config: Config;
+  database: Database;
+  upstream: UpstreamClient;
+  clock: Clock;
+  /** A number in [0, 1): the source of random controls. */
+  random: () => number;
+  /** Test seams for faults that cannot be caused from outside (a crash mid-checkout). */
+  faults?: { afterOrderPlaced?: (cartId: number) => Promise<void> | void };
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+    tokens: TokenService;
+  }
+}
+
+/** Secrets never reach a log line: tokens and codes in headers, URLs and bodies. */
+function redactUrl(url: string): string {
+  return url
+    .replace(/([?&](?:code|token)=)[^&]*/gi, '$1[redacted]')
+    .replace(/(restore-password\/)[^/?]+/g, '$1[redacted]');
+}
+
+export interface AppOptions {
+  logger?: boolean | { level: string; stream?: NodeJS.WritableStream };
+}
+
+export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<App> {
+  const { config } = deps;
+  const loggerOption = options.logger ?? { level: config.logLevel };
+  const app = Fastify({
+    logger:
+      loggerOption === false
+        ? false
+        : {
+            level: loggerOption === true ? config.logLevel : loggerOption.level,
+            ...(typeof loggerOption === 'object' && loggerOption.stream
+              ? { stream: loggerOption.stream }
+              : {}),
+            redact: {
+              paths: [
+                'req.headers.authorization',
+                'req.headers["authorization-upstream"]',
+                'req.headers.cookie',
+                '*.password',
+                '*.token',
+              ],
+              censor: '[redacted]',
+            },
+            serializers: {
+              req: (request) => ({
+                method: request.method,
+                url: redactUrl(request.url),
+                remoteAddress: request.ip,
+              }),
+            },
+          },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // biome-ignore lint/suspicious/noExplicitAny: Fastify types take a hop count, its typings do not
+    trustProxy: (config.trustProxy ?? false) as any,
+    bodyLimit: config.bodyLimit,
+    return503OnClosing: true,
+    forceCloseConnections: 'idle',
+    routerOptions: {
+      ignoreTrailingSlash: false,
+      ignoreDuplicateSlashes: false,
+      maxParamLength: 200,
+    },
+    ajv: {
+      customOptions: { coerceTypes: false, allErrors: true, verbose: true, removeAdditional: true },
+      plugins: [
+        // biome-ignore lint/suspicious/noExplicitAny: Ajv is not a direct dependency
+        (ajv: any) => {
+          ajv.addKeyword('errorMessage');
+          return ajv;
+        },
+      ],
+    },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('deps', deps);
+  const tokens = new TokenService(
+    config.jwtSecret,
+    config.jwtTtlSeconds,
+    config.jwtRefreshWindowSeconds,
+    deps.clock,
+  );
+  app.decorate('tokens', tokens);
+
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  installConventions(app);
+  installAuth(app, tokens, deps.database.db);
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: 'Cart and store ordering service',
+        version: '1.0.0',
+        description:
+          'Self-scanning ordering for trade-supply stores. Send `Authorization: Bearer <token>` ' +
+          '(from `POST /api/v1/auth/jwt/token/`). Errors are JSON: `{"detail", "code"}`, or ' +
+          '`{"<field>": ["message"]}` for validation (400).',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+          upstream: { type: 'apiKey', in: 'header', name: 'Authorization-Upstream' },
+        },
+      },
+      security: [{ bearer: [] }],
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  app.get('/api/schema/', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes);
+  await app.register(
+    async (api) => {
+      await api.register(authRoutes);
+      await api.register(cartRoutes);
+      await api.register(itemRoutes);
+    },
+    { prefix: '/api/v1' },
+  );
+  return app;
+}

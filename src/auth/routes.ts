@@ -1,0 +1,60 @@
+import type { App } from '../app.js';
+import { errors } from '../http/errors.js';
+import { LoginAnswer, LoginBody, RefreshAnswer, RefreshBody } from './schemas.js';
+import { TokenError } from './tokens.js';
+import { syncUser } from './users.js';
+
+export default async function authRoutes(app: App): Promise<void> {
+  const { upstream, clock, database } = app.deps;
+
+  app.post(
+    '/auth/jwt/token/',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with the upstream credentials',
+        security: [],
+        body: LoginBody,
+        response: { 200: LoginAnswer },
+      },
+    },
+    async (request) => {
+      const { username, password } = request.body;
+      const pair = await upstream.login(username, password);
+      if (!pair) throw errors.nonField('Unable to log in with provided credentials.');
+      const profile = await upstream.me(pair.access_token);
+      const userId = await syncUser(database.db, profile, clock.nowMicros());
+      return {
+        token: app.tokens.issue({ id: userId, username: profile.username }),
+        upstream_token: pair.access_token,
+        upstream_refresh_token: pair.refresh_token,
+      };
+    },
+  );
+
+  app.post(
+    '/auth/jwt/refresh/',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['auth'],
+        summary: 'Refresh a still valid access token (within the refresh window)',
+        security: [],
+        body: RefreshBody,
+        response: { 200: RefreshAnswer },
+      },
+    },
+    async (request) => {
+      let token: string | null;
+      try {
+        token = app.tokens.refresh(request.body.token);
+      } catch (error) {
+        if (error instanceof TokenError) throw errors.nonField(error.message);
+        throw error;
+      }
+      if (!token) throw errors.nonField('Refresh has expired.');
+      return { token };
+    },
+  );
+}

@@ -1,0 +1,90 @@
+import { randomUUID } from 'node:crypto';
+import { createSigner, createVerifier } from 'fast-jwt';
+import type { Clock } from '../clock.js';
+
+export interface Claims {
+  sub: string;
+  username: string;
+  iat: number;
+  exp: number;
+  orig_iat: number;
+  jti: string;
+}
+
+export type TokenProblem = 'invalid' | 'expired';
+
+export class TokenError extends Error {
+  constructor(readonly problem: TokenProblem) {
+    super(problem === 'expired' ? 'Signature has expired.' : 'Error decoding signature.');
+  }
+}
+
+/**
+ * Access tokens of conventions.md: HS256 JWTs with sub, username, iat, exp, orig_iat, jti.
+ * Expiry is checked against the injected clock, not the library's, so tests can move time.
+ */
+export class TokenService {
+  private readonly sign: (payload: Record<string, unknown>) => string;
+  private readonly decode: (token: string) => Record<string, unknown>;
+
+  constructor(
+    secret: string,
+    private readonly ttlSeconds: number,
+    private readonly refreshWindowSeconds: number,
+    private readonly clock: Clock,
+  ) {
+    this.sign = createSigner({ key: secret, algorithm: 'HS256', noTimestamp: true });
+    this.decode = createVerifier({
+      key: secret,
+      algorithms: ['HS256'],
+      ignoreExpiration: true,
+      ignoreNotBefore: true,
+      cache: 1000,
+    });
+  }
+
+  private nowSeconds(): number {
+    return Math.floor(this.clock.nowMicros() / 1_000_000);
+  }
+
+  issue(user: { id: number; username: string }, origIat?: number): string {
+    const iat = this.nowSeconds();
+    const claims: Claims = {
+      sub: String(user.id),
+      username: user.username,
+      iat,
+      exp: iat + this.ttlSeconds,
+      orig_iat: origIat ?? iat,
+      jti: randomUUID(),
+    };
+    return this.sign({ ...claims });
+  }
+
+  /** The claims of a valid, unexpired token; TokenError otherwise. */
+  verify(token: string): Claims {
+    let payload: Record<string, unknown>;
+    try {
+      payload = this.decode(token);
+    } catch {
+      throw new TokenError('invalid');
+    }
+    if (
+      typeof payload.sub !== 'string' ||
+      !/^\d+$/.test(payload.sub) ||
+      typeof payload.username !== 'string' ||
+      typeof payload.exp !== 'number' ||
+      typeof payload.orig_iat !== 'number'
+    ) {
+      throw new TokenError('invalid');
+    }
+    if (payload.exp <= this.nowSeconds()) throw new TokenError('expired');
+    return payload as unknown as Claims;
+  }
+
+  /** A new token with a new exp and the same orig_iat; null past the refresh window. */
+  refresh(token: string): string | null {
+    const claims = this.verify(token);
+    if (this.nowSeconds() > claims.orig_iat + this.refreshWindowSeconds) return null;
+    return this.issue({ id: Number(claims.sub), username: claims.username }, claims.orig_iat);
+  }
+}

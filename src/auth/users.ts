@@ -1,0 +1,87 @@
+import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { formatMicros } from '../clock.js';
+import type { Db } from '../db/client.js';
+import { memberships, organizations, users } from '../db/schema.js';
+import type { UpstreamProfile } from '../upstream/types.js';
+
+/**
+ * Creates or refreshes the local user and their organization memberships from the upstream
+ * profile, in one transaction. Favourites of memberships that remain are kept.
+ */
+export async function syncUser(
+  db: Db,
+  profile: UpstreamProfile,
+  nowMicros: number,
+): Promise<number> {
+  const now = formatMicros(nowMicros);
+  return db.transaction(async (tx) => {
+    const fields = {
+      email: profile.email ?? '',
+      firstName: profile.first_name ?? '',
+      lastName: profile.last_name ?? '',
+      telephone: profile.telephone ?? '',
+      reference: profile.reference ?? null,
+      lastLogin: now,
+    };
+    const [user] = await tx
+      .insert(users)
+      .values({ username: profile.username, created: now, ...fields })
+      .onConflictDoUpdate({ target: users.username, set: fields })
+      .returning({ id: users.id });
+
+    const orgs = (profile.organizations ?? []).filter(
+      (o) => typeof o?.organization_id === 'string',
+    );
+    const orgIds: number[] = [];
+    // Sorted, so concurrent logins lock organization rows in the same order.
+    for (const org of [...orgs].sort((a, b) =>
+      a.organization_id.localeCompare(b.organization_id),
+    )) {
+      const values = {
+        code: org.code ?? '',
+        name: org.name ?? '',
+        parentCode: org.parent_code ?? '',
+        hasUnlimitedCredit: org.has_unlimited_credit === true,
+      };
+      const [row] = await tx
+        .insert(organizations)
+        .values({ organizationId: org.organization_id, created: now, ...values })
+        .onConflictDoUpdate({ target: organizations.organizationId, set: values })
+        .returning({ id: organizations.id });
+      orgIds.push(row.id);
+    }
+    await tx
+      .delete(memberships)
+      .where(
+        orgIds.length > 0
+          ? and(eq(memberships.userId, user.id), notInArray(memberships.organizationId, orgIds))
+          : eq(memberships.userId, user.id),
+      );
+    if (orgIds.length > 0) {
+      await tx
+        .insert(memberships)
+        .values(orgIds.map((organizationId) => ({ userId: user.id, organizationId })))
+        .onConflictDoNothing();
+    }
+    return user.id;
+  });
+}
+
+/** The local record of a user who may never have logged in (the admin command grants roles). */
+export async function ensureUser(db: Db, username: string, nowMicros: number): Promise<number> {
+  const [row] = await db
+    .insert(users)
+    .values({ username, created: formatMicros(nowMicros) })
+    .onConflictDoUpdate({ target: users.username, set: { username: sql`excluded.username` } })
+    .returning({ id: users.id });
+  return row.id;
+}
+
+export async function userIdsByName(db: Db, names: string[]): Promise<Map<string, number>> {
+  if (names.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(inArray(users.username, names));
+  return new Map(rows.map((r) => [r.username, r.id]));
+}

@@ -1,0 +1,22 @@
+import { eq, type SQL, sql } from 'drizzle-orm';
+import { carts, stores } from '../db/schema.js';
+import { type AuthUser, isStaff } from '../http/auth.js';
+
+/** Carts a user may see: their own; staff and admins see all. */
+export function visibleTo(user: AuthUser): SQL | undefined {
+  return isStaff(user) ? undefined : eq(carts.userId, user.id);
+}
+
+/**
+ * conventions.md: a cart with a store is active while now < last_activity + active_period;
+ * one without a store until it is checked out. Needs `stores` left-joined.
+ */
+export function activeAt(nowIso: string): SQL {
+  return sql`(case when ${carts.storeId} is null then not ${carts.checkedOut}
+    else ${carts.lastActivity} + make_interval(secs => ${stores.activePeriodSeconds}) > ${nowIso}::timestamptz end)`;
+}
+
+/** Timestamp text in the contract's form, made by the database (no driver differences). */
+export function isoText(column: SQL | unknown): SQL<string> {
+  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+}

@@ -1,0 +1,164 @@
+import { and, asc, eq, sql } from 'drizzle-orm';
+import type { Deps } from '../app.js';
+import { formatMicros } from '../clock.js';
+import { carts, checkouts, items, organizations, stores } from '../db/schema.js';
+import type { AuthUser } from '../http/auth.js';
+import { ApiError, errors } from '../http/errors.js';
+import type { Caller } from '../upstream/client.js';
+import { UpstreamFailure } from '../upstream/errors.js';
+import type { OrderRequest } from '../upstream/types.js';
+import { visibleTo } from './access.js';
+import { checkoutRecord } from './queries.js';
+
+export type CheckoutRecord = ReturnType<typeof checkoutRecord>;
+
+/** Called after a checkout commits (random controls, notifications). */
+export type AfterCheckout = (
+  record: CheckoutRecord,
+  cart: { userId: number; storeId: number | null },
+) => Promise<void>;
+
+/**
+ * Exactly-once checkout (conventions.md).
+ *
+ * 1. A short transaction claims the cart (`checkout_started_at`) and freezes its items.
+ *    A second request while the claim is fresh gets 409; after a record exists, the record.
+ * 2. The order goes upstream under an idempotency key derived from the cart, so a retry
+ *    after a crash or a lost answer cannot place a second order.
+ * 3. A second transaction stores the record. If the process dies before it, the claim goes
+ *    stale and the next attempt repeats the same request and gets upstream's first answer.
+ */
+export async function checkoutCart(
+  deps: Deps,
+  user: AuthUser,
+  cartId: number,
+  caller: Caller,
+  afterCheckout?: AfterCheckout,
+): Promise<CheckoutRecord> {
+  const { db } = deps.database;
+  const now = formatMicros(deps.clock.nowMicros());
+  // A claim older than this belongs to a request that can no longer be running.
+  const staleBefore = formatMicros(
+    deps.clock.nowMicros() - staleAfterMicros(deps.config.upstreamTimeoutMs),
+  );
+
+  const claim = await db.transaction(async (tx) => {
+    const [cart] = await tx
+      .select({
+        id: carts.id,
+        userId: carts.userId,
+        storeId: carts.storeId,
+        created: carts.created,
+        customerOrderNumber: carts.customerOrderNumber,
+        orderMark: carts.orderMark,
+        reference: carts.reference,
+        itemsCount: carts.itemsCount,
+        startedAt: carts.checkoutStartedAt,
+        fresh: sql<boolean>`${carts.checkoutStartedAt} > ${staleBefore}::timestamptz`,
+        gln: stores.gln,
+        organizationId: organizations.organizationId,
+      })
+      .from(carts)
+      .leftJoin(stores, eq(stores.id, carts.storeId))
+      .innerJoin(organizations, eq(organizations.id, carts.organizationId))
+      .where(and(eq(carts.id, cartId), visibleTo(user)))
+      .for('update', { of: carts });
+    if (!cart) throw errors.notFound();
+    const [done] = await tx.select().from(checkouts).where(eq(checkouts.cartId, cartId));
+    if (done) return { record: checkoutRecord(done), cart, lines: [] };
+    if (cart.startedAt !== null && cart.fresh) throw errors.checkoutInProgress();
+    if (cart.itemsCount === 0) throw errors.nonField('A cart with no items cannot be checked out.');
+    await tx
+      .update(carts)
+      .set({ checkoutStartedAt: now, checkoutFrozen: true })
+      .where(eq(carts.id, cartId));
+    const lines = await tx
+      .select({ part_number: items.partNumber, quantity: items.quantity })
+      .from(items)
+      .where(eq(items.cartId, cartId))
+      .orderBy(asc(items.partNumber));
+    return { record: undefined, cart, lines };
+  });
+  if (claim.record) return claim.record;
+  const { cart, lines } = claim;
+
+  const order: OrderRequest = {
+    channel: cart.storeId === null ? 'warehouse' : 'store',
+    store_gln: cart.gln ?? null,
+    organization_id: cart.organizationId,
+    customer_order_number: cart.customerOrderNumber,
+    order_mark: cart.orderMark,
+    reference: cart.reference,
+    lines,
+  };
+  // The cart's id and its creation instant (microseconds): unique even across wiped databases.
+  const key = `cart-${cart.id}-${cart.created.replace(/\D/g, '')}`;
+
+  let answer: Awaited<ReturnType<typeof deps.upstream.placeOrder>>;
+  try {
+    answer = await deps.upstream.placeOrder(caller, key, order);
+  } catch (error) {
+    await releaseClaim(deps, cartId, error);
+    if (
+      error instanceof UpstreamFailure &&
+      error.kind === 'unavailable' &&
+      error.body !== undefined
+    ) {
+      // interface.md: upstream's own 503 JSON is passed through.
+      throw new ApiError(503, error.body as Record<string, unknown>);
+    }
+    throw error;
+  }
+  await deps.faults?.afterOrderPlaced?.(cartId);
+
+  const finishedAt = formatMicros(deps.clock.nowMicros());
+  const record = await db.transaction(async (tx) => {
+    await tx
+      .insert(checkouts)
+      .values({
+        cartId,
+        created: finishedAt,
+        orderId: answer.orderId,
+        orderNumber: answer.orderNumber,
+        timedOut: answer.queued,
+      })
+      .onConflictDoNothing({ target: checkouts.cartId });
+    await tx
+      .update(carts)
+      .set({ checkedOut: true, checkoutStartedAt: null, lastActivity: finishedAt })
+      .where(eq(carts.id, cartId));
+    const [row] = await tx.select().from(checkouts).where(eq(checkouts.cartId, cartId));
+    return checkoutRecord(row!);
+  });
+  await afterCheckout?.(record, { userId: cart.userId, storeId: cart.storeId });
+  return record;
+}
+
+/**
+ * After a failed attempt the claim is dropped. Items stay frozen unless upstream surely
+ * placed nothing (its 503, a refused connection, a refused token): otherwise a retry
+ * must send the same lines under the same key.
+ */
+async function releaseClaim(deps: Deps, cartId: number, error: unknown): Promise<void> {
+  const placedNothing =
+    error instanceof UpstreamFailure &&
+    (error.kind === 'unavailable' || error.kind === 'token_not_valid');
+  const availabilityError =
+    error instanceof UpstreamFailure && error.kind === 'unavailable' && error.body !== undefined;
+  const now = formatMicros(deps.clock.nowMicros());
+  await deps.database.db
+    .update(carts)
+    .set({
+      checkoutStartedAt: null,
+      ...(placedNothing ? { checkoutFrozen: false } : {}),
+      ...(availabilityError
+        ? { checkoutAvailabilityError: true, checkoutAvailabilityErrorAt: now }
+        : {}),
+    })
+    .where(eq(carts.id, cartId));
+}
+
+/** Longest a live attempt can take: service login, the call and its retry, plus slack. */
+export function staleAfterMicros(upstreamTimeoutMs: number): number {
+  return (3 * upstreamTimeoutMs + 10_000) * 1000;
+}

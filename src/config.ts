@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Every setting of operations.md, read and validated once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  /** true when DATABASE_URL is `memory://`: embedded, gone at exit. */
+  inMemory: boolean;
+  dataDir: string;
+  redisUrl: string | undefined;
+  upstreamUrl: string | undefined;
+  upstreamAdminUsername: string | undefined;
+  upstreamAdminPassword: string | undefined;
+  upstreamTimeoutMs: number;
+  jwtSecret: string;
+  jwtTtlSeconds: number;
+  jwtRefreshWindowSeconds: number;
+  publicUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  restoreCodeTtlSeconds: number;
+  wsCodeTtlSeconds: number;
+  authRateLimitPerMinute: number;
+  trustProxy: boolean | number | string | undefined;
+  logLevel: string;
+  bodyLimit: number;
+  production: boolean;
+}
+
+/** A bad setting: the message is one line naming the variable. */
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  const value = Number(raw.trim());
+  if (value < min || value > max) {
+    throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
+  }
+  return value;
+}
+
+function url(env: Env, name: string, protocols: string[]): string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function trustProxy(raw: string | undefined): Config['trustProxy'] {
+  if (raw === undefined || raw === '' || raw === 'false') return undefined;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  return raw;
+}
+
+/** The dev secret lives in DATA_DIR so tokens survive restarts without configuration. */
+function devSecret(dataDir: string, inMemory: boolean): string {
+  if (inMemory) return randomBytes(32).toString('hex');
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const production = env.NODE_ENV === 'production';
+  const port = integer(env, 'PORT', 8000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const rawDb = env.DATABASE_URL || undefined;
+  const inMemory = rawDb === 'memory://';
+  const databaseUrl = inMemory ? undefined : url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const dataDir = resolve(env.DATA_DIR || './data');
+  const logLevel = env.LOG_LEVEL || 'info';
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  let jwtSecret = env.JWT_SECRET || '';
+  if (!jwtSecret) {
+    if (production) throw new ConfigError('JWT_SECRET is required when NODE_ENV=production');
+    jwtSecret = devSecret(dataDir, inMemory || databaseUrl !== undefined);
+  } else if (jwtSecret.length < 16) {
+    throw new ConfigError('JWT_SECRET must be at least 16 characters');
+  }
+  const mailFrom = env.MAIL_FROM || 'no-reply@localhost';
+  if (!/^[^\s@]+@[^\s@]+$/.test(mailFrom) && !/<[^\s@]+@[^\s@]+>$/.test(mailFrom)) {
+    throw new ConfigError(`MAIL_FROM must be an e-mail address, got "${mailFrom}"`);
+  }
+  const upstreamUrl = url(env, 'UPSTREAM_URL', ['http:', 'https:']);
+  const upstreamAdminUsername = env.UPSTREAM_ADMIN_USERNAME || undefined;
+  const upstreamAdminPassword = env.UPSTREAM_ADMIN_PASSWORD || undefined;
+  if (upstreamUrl && (!upstreamAdminUsername || !upstreamAdminPassword)) {
+    throw new ConfigError(
+      'UPSTREAM_ADMIN_USERNAME and UPSTREAM_ADMIN_PASSWORD are required when UPSTREAM_URL is set',
+    );
+  }
+  return {
+    port,
+    host,
+    databaseUrl,
+    inMemory,
+    dataDir,
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    upstreamUrl,
+    upstreamAdminUsername,
+    upstreamAdminPassword,
+    upstreamTimeoutMs: integer(env, 'UPSTREAM_TIMEOUT_MS', 10_000, 1, 600_000),
+    jwtSecret,
+    jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 3600, 1, 31_536_000),
+    jwtRefreshWindowSeconds: integer(env, 'JWT_REFRESH_WINDOW_SECONDS', 604_800, 0, 315_360_000),
+    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    mailFrom,
+    restoreCodeTtlSeconds: integer(env, 'RESTORE_CODE_TTL_SECONDS', 3600, 1, 31_536_000),
+    wsCodeTtlSeconds: integer(env, 'WS_CODE_TTL_SECONDS', 300, 1, 86_400),
+    authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    logLevel,
+    bodyLimit: 1024 * 1024,
+    production,
+  };
+}

@@ -1,0 +1,280 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  serial,
+  smallint,
+  text,
+  time,
+  timestamp,
+  uniqueIndex,
+  varchar,
+} from 'drizzle-orm/pg-core';
+
+/** Microsecond timestamps, read back as text so no precision is lost through JS Date. */
+const ts = (name: string) => timestamp(name, { withTimezone: true, precision: 6, mode: 'string' });
+
+export const users = pgTable('users', {
+  id: serial('id').primaryKey(),
+  username: text('username').notNull().unique(),
+  email: text('email').notNull().default(''),
+  firstName: text('first_name').notNull().default(''),
+  lastName: text('last_name').notNull().default(''),
+  telephone: text('telephone').notNull().default(''),
+  reference: text('reference'),
+  isStaff: boolean('is_staff').notNull().default(false),
+  isAdmin: boolean('is_admin').notNull().default(false),
+  created: ts('created').notNull(),
+  lastLogin: ts('last_login'),
+});
+
+export const organizations = pgTable('organizations', {
+  id: serial('id').primaryKey(),
+  organizationId: text('organization_id').notNull().unique(),
+  code: text('code').notNull().default(''),
+  name: text('name').notNull().default(''),
+  parentCode: text('parent_code').notNull().default(''),
+  hasUnlimitedCredit: boolean('has_unlimited_credit').notNull().default(false),
+  created: ts('created').notNull(),
+});
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    favorite: boolean('favorite').notNull().default(false),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.organizationId] }),
+    index('memberships_organization_idx').on(t.organizationId),
+  ],
+);
+
+export const stores = pgTable('stores', {
+  id: serial('id').primaryKey(),
+  gln: text('gln').notNull().unique(),
+  name: text('name').notNull(),
+  /** `active_period` in seconds (the contract writes it `HH:MM:SS`, hours may exceed 23). */
+  activePeriodSeconds: integer('active_period_seconds').notNull().default(7200),
+  cartsForRandomControl: integer('carts_for_random_control').notNull().default(0),
+  created: ts('created').notNull(),
+});
+
+export const storeHours = pgTable(
+  'store_hours',
+  {
+    storeId: integer('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    /** 0 = Monday … 6 = Sunday. */
+    weekday: smallint('weekday').notNull(),
+    openingTime: time('opening_time'),
+    closingTime: time('closing_time'),
+  },
+  (t) => [primaryKey({ columns: [t.storeId, t.weekday] })],
+);
+
+export const carts = pgTable(
+  'carts',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: integer('organization_id')
+      .notNull()
+      .references(() => organizations.id),
+    storeId: integer('store_id').references(() => stores.id),
+    customerOrderNumber: text('customer_order_number').notNull().default(''),
+    orderMark: text('order_mark').notNull().default(''),
+    reference: text('reference'),
+    created: ts('created').notNull(),
+    lastActivity: ts('last_activity').notNull(),
+    /** Kept by the items module in the same transaction as every item change. */
+    itemsCount: integer('items_count').notNull().default(0),
+    totalQuantity: integer('total_quantity').notNull().default(0),
+    checkoutAvailabilityError: boolean('checkout_availability_error').notNull().default(false),
+    checkoutAvailabilityErrorAt: ts('checkout_availability_error_at'),
+    /** Set while a checkout is in flight; a crashed attempt leaves it, and it goes stale. */
+    checkoutStartedAt: ts('checkout_started_at'),
+    /**
+     * An order may have reached upstream (attempt begun, outcome unknown): items are frozen
+     * so a retry sends the same body under the same idempotency key.
+     */
+    checkoutFrozen: boolean('checkout_frozen').notNull().default(false),
+    checkedOut: boolean('checked_out').notNull().default(false),
+  },
+  (t) => [
+    index('carts_user_created_idx').on(t.userId, t.created),
+    index('carts_created_idx').on(t.created),
+    index('carts_store_idx').on(t.storeId),
+    index('carts_organization_idx').on(t.organizationId),
+    index('carts_last_activity_idx').on(t.lastActivity),
+    index('carts_customer_order_number_idx').on(t.customerOrderNumber),
+    index('carts_items_count_idx').on(t.itemsCount),
+    index('carts_total_quantity_idx').on(t.totalQuantity),
+  ],
+);
+
+export const items = pgTable(
+  'items',
+  {
+    id: serial('id').primaryKey(),
+    cartId: integer('cart_id')
+      .notNull()
+      .references(() => carts.id, { onDelete: 'cascade' }),
+    partNumber: varchar('part_number', { length: 64 }).notNull(),
+    quantity: integer('quantity').notNull(),
+    created: ts('created').notNull(),
+  },
+  (t) => [
+    uniqueIndex('items_cart_part_number_idx').on(t.cartId, t.partNumber),
+    check('items_quantity_range', sql`${t.quantity} between 1 and 1000000`),
+  ],
+);
+
+export const checkouts = pgTable('checkouts', {
+  id: serial('id').primaryKey(),
+  cartId: integer('cart_id')
+    .notNull()
+    .unique()
+    .references(() => carts.id, { onDelete: 'cascade' }),
+  created: ts('created').notNull(),
+  orderId: text('order_id').notNull(),
+  orderNumber: text('order_number').notNull(),
+  timedOut: boolean('timed_out').notNull().default(false),
+});
+
+export const controls = pgTable(
+  'controls',
+  {
+    id: serial('id').primaryKey(),
+    created: ts('created').notNull(),
+    verifiedAt: ts('verified_at'),
+    isRandom: boolean('is_random').notNull().default(false),
+    status: text('status', { enum: ['pending', 'verified'] }).notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    storeId: integer('store_id')
+      .notNull()
+      .references(() => stores.id),
+    controllerId: integer('controller_id').references(() => users.id),
+  },
+  (t) => [
+    index('controls_user_idx').on(t.userId),
+    index('controls_store_idx').on(t.storeId),
+    index('controls_status_idx').on(t.status),
+    index('controls_created_idx').on(t.created),
+  ],
+);
+
+export const controlCarts = pgTable(
+  'control_carts',
+  {
+    controlId: integer('control_id')
+      .notNull()
+      .references(() => controls.id, { onDelete: 'cascade' }),
+    cartId: integer('cart_id')
+      .notNull()
+      .references(() => carts.id, { onDelete: 'cascade' }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.controlId, t.cartId] }),
+    index('control_carts_cart_idx').on(t.cartId),
+  ],
+);
+
+/** One row per user, store and UTC day already drawn under the `users` criterion. */
+export const randomControlDraws = pgTable(
+  'random_control_draws',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    storeId: integer('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.storeId, t.day] })],
+);
+
+export const shoppingLists = pgTable(
+  'shopping_lists',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    cartId: integer('cart_id').references(() => carts.id, { onDelete: 'set null' }),
+    created: ts('created').notNull(),
+  },
+  (t) => [index('shopping_lists_user_created_idx').on(t.userId, t.created)],
+);
+
+export const shoppingListItems = pgTable(
+  'shopping_list_items',
+  {
+    id: serial('id').primaryKey(),
+    shoppingListId: integer('shopping_list_id')
+      .notNull()
+      .references(() => shoppingLists.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    quantity: integer('quantity').notNull(),
+    scanned: boolean('scanned').notNull().default(false),
+    created: ts('created').notNull(),
+  },
+  (t) => [index('shopping_list_items_list_created_idx').on(t.shoppingListId, t.created)],
+);
+
+export const options = pgTable('options', {
+  id: serial('id').primaryKey(),
+  name: text('name').notNull().unique(),
+  publicName: text('public_name').notNull().default(''),
+  type: integer('type').notNull().default(0),
+  value: text('value').notNull().default(''),
+  file: text('file'),
+  isList: boolean('is_list').notNull().default(false),
+  isPublic: boolean('is_public').notNull().default(false),
+});
+
+export const restoreCodes = pgTable(
+  'restore_codes',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    variant: text('variant', { enum: ['code', 'link'] }).notNull(),
+    codeHash: text('code_hash').notNull(),
+    created: ts('created').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [
+    uniqueIndex('restore_codes_hash_idx').on(t.codeHash),
+    index('restore_codes_username_idx').on(t.username),
+  ],
+);
+
+export const wsCodes = pgTable(
+  'ws_codes',
+  {
+    codeHash: text('code_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [index('ws_codes_expires_idx').on(t.expiresAt)],
+);

@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { TokenError, type TokenService } from '../auth/tokens.js';
+import type { Db } from '../db/client.js';
+import { users } from '../db/schema.js';
+import { errors } from './errors.js';
+
+/** Who may call a route. Routes under /api/v1/ default to 'user'; everything else is public. */
+export type AuthLevel = 'public' | 'user' | 'staff' | 'admin';
+
+export interface AuthUser {
+  id: number;
+  username: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  telephone: string;
+  reference: string | null;
+  isStaff: boolean;
+  isAdmin: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthLevel;
+  }
+  interface FastifyRequest {
+    /** Set on every authenticated route; null on public ones. */
+    authUser: AuthUser | null;
+  }
+}
+
+/** The authenticated user of a route that is not public. */
+export function currentUser(request: FastifyRequest): AuthUser {
+  if (!request.authUser) throw errors.notAuthenticated();
+  return request.authUser;
+}
+
+/** Staff and admins see everything a role unlocks; admins can do all staff can. */
+export const isStaff = (user: AuthUser) => user.isStaff || user.isAdmin;
+
+export function installAuth(app: FastifyInstance, tokens: TokenService, db: Db): void {
+  app.decorateRequest('authUser', null);
+  // onRequest: a request without credentials is turned away before its body is read.
+  app.addHook('onRequest', async (request) => {
+    if (request.is404) return;
+    const url = request.routeOptions.url ?? '';
+    const level =
+      request.routeOptions.config.auth ?? (url.startsWith('/api/v1/') ? 'user' : 'public');
+    if (level === 'public') return;
+    const token = bearerToken(request.headers.authorization);
+    if (!token) throw errors.notAuthenticated();
+    let claims: { sub: string };
+    try {
+      claims = tokens.verify(token);
+    } catch (error) {
+      if (error instanceof TokenError) throw errors.tokenNotValid(error.message);
+      throw error;
+    }
+    const [user] = await db
+      .select({
+        id: users.id,
+        username: users.username,
+        email: users.email,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        telephone: users.telephone,
+        reference: users.reference,
+        isStaff: users.isStaff,
+        isAdmin: users.isAdmin,
+      })
+      .from(users)
+      .where(eq(users.id, Number(claims.sub)));
+    if (!user) throw errors.tokenNotValid('User not found.');
+    if (level === 'staff' && !isStaff(user)) throw errors.permissionDenied();
+    if (level === 'admin' && !user.isAdmin) throw errors.permissionDenied();
+    request.authUser = user;
+  });
+}
+
+/** `Bearer <token>` or, for older clients, `JWT <token>`. */
+function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const match = /^(?:Bearer|JWT)\s+(\S+)\s*$/i.exec(header);
+  return match?.[1];
+}
+
+/** The caller's upstream token from `Authorization-Upstream` (`Bearer x` or bare `x`). */
+export function upstreamToken(request: FastifyRequest): string | undefined {
+  const raw = request.headers['authorization-upstream'];
+  const header = Array.isArray(raw) ? raw[0] : raw;
+  if (!header?.trim()) return undefined;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
+  if (match) return match[1];
+  return /^\S+$/.test(header.trim()) ? header.trim() : undefined;
+}
+
+export function requireUpstreamToken(request: FastifyRequest): string {
+  const token = upstreamToken(request);
+  if (!token) throw errors.upstreamTokenMissing();
+  return token;
+}

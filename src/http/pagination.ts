@@ -1,0 +1,63 @@
+import type { FastifyRequest } from 'fastify';
+import { type TSchema, Type } from 'typebox';
+import { errors } from './errors.js';
+
+export const DEFAULT_PAGE_SIZE = 20;
+export const MAX_PAGE_SIZE = 100;
+
+export const PageQuery = {
+  page: Type.Optional(Type.String({ description: 'Page number, from 1' })),
+  page_size: Type.Optional(
+    Type.String({
+      description: `Items per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`,
+    }),
+  ),
+};
+
+export function Paged<T extends TSchema>(item: T) {
+  return Type.Object({
+    count: Type.Integer(),
+    next: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    previous: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    results: Type.Array(item),
+  });
+}
+
+export interface Page {
+  page: number;
+  size: number;
+  offset: number;
+}
+
+/** `page` that is not a positive integer is DRF's 404 "Invalid page."; a bad size falls back. */
+export function pageOf(query: { page?: string; page_size?: string }): Page {
+  const page = query.page === undefined ? 1 : /^\d{1,9}$/.test(query.page) ? Number(query.page) : 0;
+  if (page < 1) throw errors.invalidPage();
+  let size = DEFAULT_PAGE_SIZE;
+  if (
+    query.page_size !== undefined &&
+    /^\d{1,9}$/.test(query.page_size) &&
+    Number(query.page_size) > 0
+  ) {
+    size = Math.min(Number(query.page_size), MAX_PAGE_SIZE);
+  }
+  return { page, size, offset: (page - 1) * size };
+}
+
+/** The envelope, with absolute `next`/`previous` that keep the other query parameters. */
+export function envelope<T>(request: FastifyRequest, page: Page, count: number, results: T[]) {
+  const lastPage = Math.max(1, Math.ceil(count / page.size));
+  if (page.page > lastPage) throw errors.invalidPage();
+  const link = (n: number) => {
+    const url = new URL(request.url, `${request.protocol}://${request.host}`);
+    if (n === 1) url.searchParams.delete('page');
+    else url.searchParams.set('page', String(n));
+    return url.toString();
+  };
+  return {
+    count,
+    next: page.page < lastPage ? link(page.page + 1) : null,
+    previous: page.page > 1 ? link(page.page - 1) : null,
+    results,
+  };
+}

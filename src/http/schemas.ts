@@ -1,0 +1,18 @@
+import { type TSchema, Type } from 'typebox';
+
+/** `2026-03-01T09:15:02.123456Z`: always six fractional digits and `Z`. */
+export const Timestamp = Type.String({
+  format: 'date-time',
+  examples: ['2026-03-01T09:15:02.123456Z'],
+});
+
+export function Nullable<T extends TSchema>(schema: T) {
+  return Type.Union([schema, Type.Null()]);
+}
+
+export const IdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,9}$' }) });
+
+export const ErrorBody = Type.Object(
+  { detail: Type.String(), code: Type.String() },
+  { description: 'Error: `{"detail", "code"}`' },
+);
