@@ -33,7 +33,7 @@ export class TokenService {
     private readonly refreshWindowSeconds: number,
     private readonly clock: Clock,
   ) {
-    this.sign = createSigner({ key: secret, algorithm: 'HS256', noTimestamp: true });
+    this.sign = createSigner({ key: secret, algorithm: 'HS256' });
     this.decode = createVerifier({
       key: secret,
       algorithms: ['HS256'],

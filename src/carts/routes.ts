@@ -151,7 +151,8 @@ export default async function cartRoutes(app: App): Promise<void> {
     async (request) => {
       const where = cartFilter(currentUser(request), request.query, clock.nowMicros());
       const unit = TRUNC_UNIT[request.query.interval ?? 'D'];
-      const bucket = sql`date_trunc(${unit}, ${carts.created} at time zone 'UTC')`;
+      // A literal, not a parameter: SELECT and GROUP BY must be the same expression.
+      const bucket = sql`date_trunc(${sql.raw(`'${unit}'`)}, ${carts.created} at time zone 'UTC')`;
       const total =
         request.query.aggregate === 'items'
           ? sql`coalesce(sum(${carts.itemsCount}), 0)`

@@ -21,6 +21,8 @@ export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '.
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Statements issued so far (tests check that a list costs a fixed number per page). */
+  readonly queries: number;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -52,10 +54,14 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   });
   // A dropped idle connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
-  const db = drizzleNodePg(pool, { schema }) as unknown as Db;
+  const counter = { queries: 0 };
+  const db = drizzleNodePg(pool, { schema, logger: countingLogger(counter) }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
+    get queries() {
+      return counter.queries;
+    },
     migrate: () => migrateNodePg(drizzleNodePg(pool), { migrationsFolder }),
     ping: async () => {
       await pool.query('select 1');
@@ -74,11 +80,15 @@ async function openPglite(
     loadDataDir,
   });
   await client.exec("set time zone 'UTC'");
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  const counter = { queries: 0 };
+  const db = drizzlePglite(client, { schema, logger: countingLogger(counter) }) as unknown as Db;
   let closed = false;
   return {
     db,
     kind: 'pglite',
+    get queries() {
+      return counter.queries;
+    },
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     ping: async () => {
       if (closed) throw new Error('database closed');
@@ -87,6 +97,14 @@ async function openPglite(
     close: async () => {
       closed = true;
       await client.close();
+    },
+  };
+}
+
+function countingLogger(counter: { queries: number }) {
+  return {
+    logQuery: () => {
+      counter.queries += 1;
     },
   };
 }

@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { asc } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.js';
+import { stores } from '../../src/db/schema.js';
+
+const bin = fileURLToPath(new URL('../../bin/ordering-admin.js', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'ordering-admin-'));
+
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the real bin; embedded databases only, whatever TEST_DATABASE_URL says. */
+function admin(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  const { DATABASE_URL: _, ...rest } = process.env;
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [bin, ...args], {
+      env: { ...rest, NODE_ENV: 'development', DATA_DIR: dataDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function expectOneErrorLine(run: Run): void {
+  expect(run.code).not.toBe(0);
+  expect(run.stdout).toBe('');
+  expect(run.stderr).toMatch(/^error: [^\n]+\n$/);
+}
+
+// Concurrent: each spawn spends seconds starting PGlite; the tests share no database.
+describe.concurrent('ordering-admin', () => {
+  it('creates a store, imports into the same DATA_DIR, reports a bad entry', {
+    timeout: 60_000,
+  }, async () => {
+    const created = await admin([
+      'stores',
+      'create',
+      '--gln',
+      '4000000000001',
+      '--name',
+      'Store A',
+      '--active-period',
+      '03:00:00',
+    ]);
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(created.stdout).toMatch(/created store 4000000000001/);
+
+    const file = join(dataDir, 'stores.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { gln: '4000000000001', name: 'Store A renamed' },
+        { gln: '4000000000002', name: 'Store B', carts_for_random_control: 1 },
+      ]),
+    );
+    const imported = await admin(['stores', 'import', file]);
+    expect(imported).toMatchObject({ code: 0, stderr: '' });
+    expect(imported.stdout).toMatch(/imported 2 stores/);
+
+    const database = await openDatabase({ dataDir });
+    try {
+      const rows = await database.db.select().from(stores).orderBy(asc(stores.gln));
+      expect(rows).toMatchObject([
+        { gln: '4000000000001', name: 'Store A renamed', activePeriodSeconds: 10_800 },
+        { gln: '4000000000002', name: 'Store B', cartsForRandomControl: 1 },
+      ]);
+    } finally {
+      await database.close();
+    }
+
+    const bad = join(dataDir, 'bad.json');
+    writeFileSync(
+      bad,
+      JSON.stringify([
+        { gln: '1', name: 'ok' },
+        { gln: 'x', name: 'bad' },
+      ]),
+    );
+    const run = await admin(['stores', 'import', bad]);
+    expectOneErrorLine(run);
+    expect(run.stderr).toMatch(/^error: entry 1: gln/);
+  });
+
+  it('rejects a bad role with one line', { timeout: 30_000 }, async () => {
+    const run = await admin(['users', 'grant', 'dora', 'boss'], { DATABASE_URL: 'memory://' });
+    expectOneErrorLine(run);
+    expect(run.stderr).toMatch(/boss/);
+  });
+
+  it('seeds the demo data into a memory database', { timeout: 60_000 }, async () => {
+    const run = await admin(['seed', 'demo'], { DATABASE_URL: 'memory://' });
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).not.toBe('');
+  });
+});
