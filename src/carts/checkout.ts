@@ -7,7 +7,6 @@ import { ApiError, errors } from '../http/errors.js';
 import type { Caller } from '../upstream/client.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import type { OrderRequest } from '../upstream/types.js';
-import { visibleTo } from './access.js';
 import { checkoutRecord } from './queries.js';
 
 export type CheckoutRecord = ReturnType<typeof checkoutRecord>;
@@ -54,6 +53,7 @@ export async function checkoutCart(
         reference: carts.reference,
         itemsCount: carts.itemsCount,
         startedAt: carts.checkoutStartedAt,
+        frozen: carts.checkoutFrozen,
         fresh: sql<boolean>`${carts.checkoutStartedAt} > ${staleBefore}::timestamptz`,
         gln: stores.gln,
         organizationId: organizations.organizationId,
@@ -61,7 +61,8 @@ export async function checkoutCart(
       .from(carts)
       .leftJoin(stores, eq(stores.id, carts.storeId))
       .innerJoin(organizations, eq(organizations.id, carts.organizationId))
-      .where(and(eq(carts.id, cartId), visibleTo(user)))
+      // Only the owner checks a cart out (as only the owner changes its lines).
+      .where(and(eq(carts.id, cartId), eq(carts.userId, user.id)))
       .for('update', { of: carts });
     if (!cart) throw errors.notFound();
     const [done] = await tx.select().from(checkouts).where(eq(checkouts.cartId, cartId));
@@ -76,7 +77,8 @@ export async function checkoutCart(
       .select({ part_number: items.partNumber, quantity: items.quantity })
       .from(items)
       .where(eq(items.cartId, cartId))
-      .orderBy(asc(items.partNumber));
+      // Byte order, whatever the database's collation: the body under the key never changes.
+      .orderBy(asc(sql`${items.partNumber} collate "C"`));
     return { record: undefined, cart, lines };
   });
   if (claim.record) return claim.record;
@@ -98,11 +100,12 @@ export async function checkoutCart(
   try {
     answer = await deps.upstream.placeOrder(caller, key, order);
   } catch (error) {
-    await releaseClaim(deps, cartId, error);
+    await releaseClaim(deps, cartId, error, cart.frozen);
     if (
       error instanceof UpstreamFailure &&
       error.kind === 'unavailable' &&
-      error.body !== undefined
+      typeof error.body === 'object' &&
+      error.body !== null
     ) {
       // interface.md: upstream's own 503 JSON is passed through.
       throw new ApiError(503, error.body as Record<string, unknown>);
@@ -136,11 +139,21 @@ export async function checkoutCart(
 
 /**
  * After a failed attempt the claim is dropped. Items stay frozen unless upstream surely
- * placed nothing (its 503, a refused connection, a refused token): otherwise a retry
- * must send the same lines under the same key.
+ * placed nothing under the key (its 503, a refused connection, a refused token, and no
+ * earlier attempt that may have placed it): otherwise a retry must send the same lines
+ * under the same key.
+ * `wasFrozen`: the items were already frozen by an earlier attempt whose outcome is
+ * unknown (a timeout, an unusable answer, a crash); this attempt's failure says nothing
+ * about that one.
  */
-async function releaseClaim(deps: Deps, cartId: number, error: unknown): Promise<void> {
+async function releaseClaim(
+  deps: Deps,
+  cartId: number,
+  error: unknown,
+  wasFrozen: boolean,
+): Promise<void> {
   const placedNothing =
+    !wasFrozen &&
     error instanceof UpstreamFailure &&
     (error.kind === 'unavailable' || error.kind === 'token_not_valid');
   const availabilityError =
@@ -158,7 +171,10 @@ async function releaseClaim(deps: Deps, cartId: number, error: unknown): Promise
     .where(eq(carts.id, cartId));
 }
 
-/** Longest a live attempt can take: service login, the call and its retry, plus slack. */
+/**
+ * Longest a live attempt can take: service login, the call, the login again after a 401
+ * and the repeated call (four upstream exchanges, each bounded by the timeout), plus slack.
+ */
 export function staleAfterMicros(upstreamTimeoutMs: number): number {
-  return (3 * upstreamTimeoutMs + 10_000) * 1000;
+  return (4 * upstreamTimeoutMs + 10_000) * 1000;
 }

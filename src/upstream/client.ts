@@ -235,17 +235,13 @@ export class UpstreamClient {
       }
       return this.check(route, answer, accept);
     }
-    let answer = await this.send(
-      route,
-      method,
-      path,
-      await this.serviceAccountToken(),
-      body,
-      headers,
-    );
+    const used = this.serviceAccountToken();
+    let answer = await this.send(route, method, path, await used, body, headers);
     if (answer.status === 401) {
       // The service account's token may be revoked or expired at any time: log in once more.
-      this.serviceToken = undefined;
+      // Only the first call to meet the refused token drops it; concurrent calls that were
+      // refused the same token share that new login instead of each logging in again.
+      if (this.serviceToken === used) this.serviceToken = undefined;
       answer = await this.send(
         route,
         method,

@@ -1,0 +1,98 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../src/upstream/simulator/data.js';
+import { type Simulator, startSimulator } from '../src/upstream/simulator/server.js';
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  server.close();
+  return port;
+}
+
+let child: ChildProcess | undefined;
+let sim: Simulator | undefined;
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await sim?.close();
+});
+
+const post = (body: unknown) => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+
+describe('the service process (src/main.ts)', () => {
+  it('finishes requests in flight on SIGTERM, exits 0 and logs no secret', async () => {
+    sim = await startSimulator();
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: {
+        ...process.env,
+        DATABASE_URL: 'memory://',
+        PORT: String(port),
+        LOG_LEVEL: 'info',
+        UPSTREAM_URL: sim.url,
+        UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
+        UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr!.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = once(child, 'exit');
+    // Ready when /healthz answers, as a load balancer sees it.
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (i > 600 || child.exitCode !== null) throw new Error(`service did not start: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+
+    const anna = DEMO_USERS.find((u) => u.username === 'anna')!;
+    const login = await fetch(`${url}/api/v1/auth/jwt/token/`, post({ username: anna.username, password: anna.password }));
+    expect(login.status).toBe(200);
+    const { token, upstream_token } = (await login.json()) as { token: string; upstream_token: string };
+    const carts = await fetch(`${url}/api/v1/carts/`, { headers: { authorization: `Bearer ${token}` } });
+    expect(carts.status).toBe(200);
+
+    // A slow login is in flight when SIGTERM arrives: it still completes.
+    sim.inject('auth.token', { type: 'delay', ms: 1000 });
+    const slow = fetch(`${url}/api/v1/auth/jwt/token/`, post({ username: anna.username, password: anna.password }));
+    while (!sim.calls.some((c, i) => c.route === 'auth.token' && i > 1)) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    child.kill('SIGTERM');
+    expect((await slow).status).toBe(200);
+    const [code] = await exited;
+    expect(code).toBe(0);
+    expect(output).toContain('shutting down');
+    for (const secret of [token, upstream_token, anna.password]) expect(output).not.toContain(secret);
+  }, 90_000);
+
+  it('refuses a bad setting with one line naming the variable', async () => {
+    const bad = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env: { ...process.env, UPSTREAM_TIMEOUT_MS: 'soon' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    bad.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const [code] = await once(bad, 'exit');
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('UPSTREAM_TIMEOUT_MS');
+  }, 30_000);
+});
