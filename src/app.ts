@@ -12,13 +12,20 @@ import Fastify, {
 import authRoutes from './auth/routes.js';
 import { TokenService } from './auth/tokens.js';
 import cartRoutes from './carts/routes.js';
+import catalogueRoutes from './catalogue/routes.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
+import controlRoutes from './controls/routes.js';
 import type { Database } from './db/client.js';
 import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { installConventions } from './http/conventions.js';
 import itemRoutes from './items/routes.js';
+import optionRoutes from './options/routes.js';
+import organizationRoutes from './organizations/routes.js';
+import scoreRoutes from './scores/routes.js';
+import shoppingListRoutes from './shopping-lists/routes.js';
+import storeRoutes from './stores/routes.js';
 import type { UpstreamClient } from './upstream/client.js';
 
 /** Everything the routes need, made once at start and injected (tests swap clock and random). */
@@ -157,6 +164,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       await api.register(authRoutes);
       await api.register(cartRoutes);
       await api.register(itemRoutes);
+      await api.register(controlRoutes);
+      await api.register(shoppingListRoutes);
+      await api.register(organizationRoutes);
+      await api.register(storeRoutes);
+      await api.register(optionRoutes);
+      await api.register(scoreRoutes);
+      await api.register(catalogueRoutes);
     },
     { prefix: '/api/v1' },
   );

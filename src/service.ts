@@ -64,7 +64,11 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const port = address && typeof address === 'object' ? address.port : config.port;
   const url = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${port}`;
   app.log.info(
-    { url, database: database.kind, upstream: simulator ? `simulator at ${simulator.url}` : upstreamUrl },
+    {
+      url,
+      database: database.kind,
+      upstream: simulator ? `simulator at ${simulator.url}` : upstreamUrl,
+    },
     'listening',
   );
   let stopping: Promise<void> | undefined;

@@ -53,7 +53,10 @@ describe('the service process (src/main.ts)', () => {
     const exited = once(child, 'exit');
     // Ready when /healthz answers, as a load balancer sees it.
     for (let i = 0; ; i++) {
-      const ok = await fetch(`${url}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       if (i > 600 || child.exitCode !== null) throw new Error(`service did not start: ${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -61,15 +64,26 @@ describe('the service process (src/main.ts)', () => {
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
     const anna = DEMO_USERS.find((u) => u.username === 'anna')!;
-    const login = await fetch(`${url}/api/v1/auth/jwt/token/`, post({ username: anna.username, password: anna.password }));
+    const login = await fetch(
+      `${url}/api/v1/auth/jwt/token/`,
+      post({ username: anna.username, password: anna.password }),
+    );
     expect(login.status).toBe(200);
-    const { token, upstream_token } = (await login.json()) as { token: string; upstream_token: string };
-    const carts = await fetch(`${url}/api/v1/carts/`, { headers: { authorization: `Bearer ${token}` } });
+    const { token, upstream_token } = (await login.json()) as {
+      token: string;
+      upstream_token: string;
+    };
+    const carts = await fetch(`${url}/api/v1/carts/`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(carts.status).toBe(200);
 
     // A slow login is in flight when SIGTERM arrives: it still completes.
     sim.inject('auth.token', { type: 'delay', ms: 1000 });
-    const slow = fetch(`${url}/api/v1/auth/jwt/token/`, post({ username: anna.username, password: anna.password }));
+    const slow = fetch(
+      `${url}/api/v1/auth/jwt/token/`,
+      post({ username: anna.username, password: anna.password }),
+    );
     while (!sim.calls.some((c, i) => c.route === 'auth.token' && i > 1)) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
@@ -78,7 +92,8 @@ describe('the service process (src/main.ts)', () => {
     const [code] = await exited;
     expect(code).toBe(0);
     expect(output).toContain('shutting down');
-    for (const secret of [token, upstream_token, anna.password]) expect(output).not.toContain(secret);
+    for (const secret of [token, upstream_token, anna.password])
+      expect(output).not.toContain(secret);
   }, 90_000);
 
   it('refuses a bad setting with one line naming the variable', async () => {

@@ -2,6 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
 import type { App } from '../app.js';
 import { formatDbTimestamp, formatMicros } from '../clock.js';
+import { randomControlHook } from '../controls/random.js';
 import { carts, memberships, organizations, stores } from '../db/schema.js';
 import { currentUser, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
@@ -208,7 +209,13 @@ export default async function cartRoutes(app: App): Promise<void> {
     async (request) => {
       const user = currentUser(request);
       const token = upstreamToken(request);
-      return checkoutCart(app.deps, user, Number(request.params.id), token ? { token } : 'service');
+      return checkoutCart(
+        app.deps,
+        user,
+        Number(request.params.id),
+        token ? { token } : 'service',
+        randomControlHook(app.deps, request.log),
+      );
     },
   );
 }

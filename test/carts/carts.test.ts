@@ -312,14 +312,12 @@ describe('cart list filters', () => {
     await make('b_newer', b, orgB, GLN_A, '2026-03-02T08:50:00Z', 'F', []);
     fx.clock.set('2026-03-02T09:00:00Z');
     // a_feb is checked out (recorded directly: checkout itself is tested elsewhere).
-    await fx.database.db
-      .insert(checkouts)
-      .values({
-        cartId: made.a_feb,
-        created: '2026-02-10T09:00:00Z',
-        orderId: 'o',
-        orderNumber: 'n',
-      });
+    await fx.database.db.insert(checkouts).values({
+      cartId: made.a_feb,
+      created: '2026-02-10T09:00:00Z',
+      orderId: 'o',
+      orderNumber: 'n',
+    });
     await fx.database.db
       .update(carts)
       .set({

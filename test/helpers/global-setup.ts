@@ -47,6 +47,9 @@ export default async function setup(project: TestProject): Promise<void> {
     }
     project.provide('pgTemplate', template);
   } else {
+    console.log(
+      'PostgreSQL server tests skipped: TEST_DATABASE_URL is not set; the suite runs on embedded PostgreSQL (PGlite).',
+    );
     const file = join(cacheDir, `pglite-${hash}.tar`);
     try {
       readFileSync(file);

@@ -1,0 +1,119 @@
+import type { App } from '../app.js';
+import { requireUpstreamToken, upstreamToken } from '../http/auth.js';
+import { errors } from '../http/errors.js';
+import {
+  ArticleParams,
+  CategoryTrees,
+  Product,
+  ProductPrice,
+  ProductStock,
+  StockQuery,
+} from './schemas.js';
+import { shapeCheck } from './upstream.js';
+
+const tags = ['catalogue'];
+const security = [{ bearer: [], upstream: [] }];
+
+const LIVE =
+  "Fetched live from the upstream system on every call, with the caller's upstream token " +
+  '(header `Authorization-Upstream: Bearer <upstream_token>`, required: 400 ' +
+  '`upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream ' +
+  'refuses it). Only the fields listed here are returned; decimal amounts are strings ' +
+  'passed through unchanged. An unknown article number, or one longer than 64 characters, ' +
+  'is 404. Upstream failures: 502 `upstream_error` (unusable answer, including one that ' +
+  'does not fit this shape), 503 `upstream_unavailable`, 504 `upstream_timeout`.';
+
+const checkProduct = shapeCheck(Product, 'products.get');
+const checkPrice = shapeCheck(ProductPrice, 'products.price');
+const checkStock = shapeCheck(ProductStock, 'products.stock');
+const checkCategories = shapeCheck(CategoryTrees, 'categories');
+
+export default async function catalogueRoutes(app: App): Promise<void> {
+  const { upstream } = app.deps;
+
+  app.get(
+    '/products/:article_number/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'A product, from the upstream system',
+        description: LIVE,
+        params: ArticleParams,
+        response: { 200: Product },
+      },
+    },
+    async (request) => {
+      const token = requireUpstreamToken(request);
+      const product = await upstream.product({ token }, request.params.article_number);
+      if (!product) throw errors.notFound();
+      return checkProduct(product);
+    },
+  );
+
+  app.get(
+    '/products/:article_number/price/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: "The caller's price of a product (prices are customer-specific)",
+        description: LIVE,
+        params: ArticleParams,
+        response: { 200: ProductPrice },
+      },
+    },
+    async (request) => {
+      const token = requireUpstreamToken(request);
+      const price = await upstream.price({ token }, request.params.article_number);
+      if (!price) throw errors.notFound();
+      return checkPrice(price);
+    },
+  );
+
+  app.get(
+    '/products/:article_number/stock/',
+    {
+      schema: {
+        tags,
+        security,
+        summary: 'Stock of a product at a location',
+        description: `\`location_id\` is required (400 on \`location_id\` when missing or blank; surrounding spaces are dropped). A location that does not stock the product answers 200 with \`stocked: false\`. ${LIVE}`,
+        params: ArticleParams,
+        querystring: StockQuery,
+        response: { 200: ProductStock },
+      },
+    },
+    async (request) => {
+      const locationId = request.query.location_id.trim();
+      if (locationId === '') throw errors.field('location_id', 'This field may not be blank.');
+      const token = requireUpstreamToken(request);
+      const stock = await upstream.stock({ token }, request.params.article_number, locationId);
+      if (!stock) throw errors.notFound();
+      return checkStock(stock);
+    },
+  );
+
+  app.get(
+    '/categories/',
+    {
+      schema: {
+        tags,
+        security: [{ bearer: [] }, { bearer: [], upstream: [] }],
+        summary: 'The category trees, from the upstream system',
+        description:
+          "Fetched live from the upstream system on every call: with the caller's " +
+          '`Authorization-Upstream` token when sent (401 `upstream_token_not_valid` when ' +
+          'upstream refuses it), otherwise with the service account. Nodes carry `id`, ' +
+          '`name`, `slug` and, where upstream gives them, `sort` and `children`; leaves have ' +
+          'no `children`. Upstream failures: 502, 503, 504 as for products.',
+        response: { 200: CategoryTrees },
+      },
+    },
+    async (request) => {
+      const token = upstreamToken(request);
+      const trees = await upstream.categories(token ? { token } : 'service');
+      return checkCategories(trees);
+    },
+  );
+}

@@ -1,0 +1,99 @@
+import { eq } from 'drizzle-orm';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Deps } from '../app.js';
+import type { AfterCheckout, CheckoutRecord } from '../carts/checkout.js';
+import type { Tx } from '../db/client.js';
+import { options, randomControlDraws, stores } from '../db/schema.js';
+import { type ControlRecord, insertControl } from './logic.js';
+
+export const CRITERION_OPTION = 'criteria_for_random_controls';
+type Criterion = 'carts' | 'users';
+
+/**
+ * Random controls (conventions.md), run once per checkout after it has committed. With
+ * N = the store's `carts_for_random_control` (0 disables), a checkout is drawn when
+ * `random() < 1/N` (N = 1 always draws). Under the criterion `users` only the user's
+ * first checkout in the store per UTC day is drawn on; the (user, store, day) row makes
+ * that hold across concurrent checkouts and instances. A drawn checkout gets a pending
+ * control with no controller, holding the user's active carts in the store.
+ *
+ * One transaction: the day's draw row and the control commit together or not at all.
+ * Returns the created control, or null. Warehouse carts (no store) are never drawn.
+ */
+export async function drawRandomControl(
+  deps: Deps,
+  record: CheckoutRecord,
+  cart: { userId: number; storeId: number | null },
+): Promise<ControlRecord | null> {
+  const { storeId, userId } = cart;
+  if (storeId === null) return null;
+  const nowMicros = deps.clock.nowMicros();
+  return deps.database.db.transaction(async (tx) => {
+    const [store] = await tx
+      .select({ n: stores.cartsForRandomControl })
+      .from(stores)
+      .where(eq(stores.id, storeId));
+    const n = store?.n ?? 0;
+    if (n <= 0) return null;
+    if ((await criterion(tx)) === 'users') {
+      // The checkout's own UTC day (record.created is `YYYY-MM-DDT…Z`).
+      const day = record.created.slice(0, 10);
+      const first = await tx
+        .insert(randomControlDraws)
+        .values({ userId, storeId, day })
+        .onConflictDoNothing()
+        .returning({ userId: randomControlDraws.userId });
+      if (first.length === 0) return null;
+    }
+    if (!(deps.random() < 1 / n)) return null;
+    return insertControl(
+      tx,
+      {
+        userId,
+        storeId,
+        status: 'pending',
+        controllerId: null,
+        isRandom: true,
+        alsoCartId: record.cart,
+      },
+      nowMicros,
+    );
+  });
+}
+
+/** The option by name; missing (or an unknown value) means `carts`. */
+async function criterion(tx: Tx): Promise<Criterion> {
+  const [row] = await tx
+    .select({ value: options.value })
+    .from(options)
+    .where(eq(options.name, CRITERION_OPTION));
+  return row?.value.trim().toLowerCase() === 'users' ? 'users' : 'carts';
+}
+
+/**
+ * After a checkout: the draw, with failures logged rather than thrown (the order is placed
+ * and recorded by now, so the checkout still answers with its record). Returns the created
+ * control or null: the place for notifications to hook in.
+ */
+export async function afterCheckoutDraw(
+  deps: Deps,
+  log: FastifyBaseLogger,
+  record: CheckoutRecord,
+  cart: { userId: number; storeId: number | null },
+): Promise<ControlRecord | null> {
+  try {
+    const control = await drawRandomControl(deps, record, cart);
+    // control.created is emitted here once notifications exist.
+    return control;
+  } catch (error) {
+    log.error({ err: error, cart: record.cart }, 'random control draw failed');
+    return null;
+  }
+}
+
+/** The checkout route's after-checkout hook (`AfterCheckout` returns nothing). */
+export function randomControlHook(deps: Deps, log: FastifyBaseLogger): AfterCheckout {
+  return async (record, cart) => {
+    await afterCheckoutDraw(deps, log, record, cart);
+  };
+}

@@ -1,0 +1,19 @@
+import { Type } from 'typebox';
+import { PageQuery } from '../http/pagination.js';
+import { Nullable } from '../http/schemas.js';
+
+export const Option = Type.Object({
+  id: Type.Integer(),
+  name: Type.String(),
+  public_name: Type.String(),
+  type: Type.Integer(),
+  value: Type.String(),
+  file: Nullable(Type.String({ description: 'file reference as stored, or null' })),
+  is_list: Type.Boolean(),
+  is_public: Type.Boolean({ description: 'always true here: only public options are listed' }),
+});
+
+export const OptionListQuery = Type.Object({
+  name: Type.Optional(Type.String({ description: 'exact name; empty means no filter' })),
+  ...PageQuery,
+});

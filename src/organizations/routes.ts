@@ -1,0 +1,114 @@
+import type { App } from '../app.js';
+import { currentUser, requireUpstreamToken } from '../http/auth.js';
+import { errors } from '../http/errors.js';
+import { envelope, Paged, pageOf } from '../http/pagination.js';
+import { isTrue } from '../http/query.js';
+import { UpstreamFailure } from '../upstream/errors.js';
+import {
+  countOrganizations,
+  isMember,
+  listOrganizations,
+  membershipFilter,
+  setFavorite,
+} from './logic.js';
+import {
+  CreditAnswer,
+  Organization,
+  OrganizationListQuery,
+  OrganizationParams,
+} from './schemas.js';
+
+const tags = ['organizations'];
+
+const FAVORITE_NOTE =
+  'No body (an empty JSON body is accepted too); answers 200 with no body. Idempotent. ' +
+  'An organization the user is not a member of, or an unknown one, is 404. Favourites are ' +
+  "per user and survive a new login as long as upstream keeps the user's membership.";
+
+export default async function organizationsRoutes(app: App): Promise<void> {
+  const { database, upstream } = app.deps;
+  const { db } = database;
+
+  app.get(
+    '/organizations/',
+    {
+      schema: {
+        tags,
+        summary: 'The organizations the user is a member of',
+        description:
+          'Only the memberships of the authenticated user, staff and admins included ' +
+          '(memberships come from the upstream profile at login). Ordered by name, then id. ' +
+          '`favorites=True`: only favourites; `favorites=False`: only the others.',
+        querystring: OrganizationListQuery,
+        response: { 200: Paged(Organization) },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const page = pageOf(request.query);
+      const where = membershipFilter(user.id, isTrue(request.query.favorites));
+      const count = await countOrganizations(db, where);
+      const results =
+        count > page.offset ? await listOrganizations(db, where, page.size, page.offset) : [];
+      return envelope(request, page, count, results);
+    },
+  );
+
+  for (const [action, favorite] of [
+    ['favorite', true],
+    ['unfavorite', false],
+  ] as const) {
+    app.post(
+      `/organizations/:organization_id/${action}/`,
+      {
+        schema: {
+          tags,
+          summary: favorite
+            ? "Add an organization to the user's favourites"
+            : "Remove an organization from the user's favourites",
+          description: FAVORITE_NOTE,
+          params: OrganizationParams,
+        },
+      },
+      async (request, reply) => {
+        const user = currentUser(request);
+        if (!(await setFavorite(db, user.id, request.params.organization_id, favorite))) {
+          throw errors.notFound();
+        }
+        return reply.code(200).send();
+      },
+    );
+  }
+
+  app.get(
+    '/credit-check/:organization_id/',
+    {
+      schema: {
+        tags,
+        security: [{ bearer: [], upstream: [] }],
+        summary: "The user's credit status in an organization, from the upstream system",
+        description:
+          "Asked live from the upstream system with the caller's upstream token (header " +
+          '`Authorization-Upstream`, required: 400 `upstream_token_missing`; 401 ' +
+          '`upstream_token_not_valid` when upstream refuses it). An organization the user is ' +
+          'not a member of (locally) is 404 without asking upstream; 404 too when upstream ' +
+          'does not know it. Upstream failures: 502, 503, 504.',
+        params: OrganizationParams,
+        response: { 200: CreditAnswer },
+      },
+    },
+    async (request) => {
+      const token = requireUpstreamToken(request);
+      const organizationId = request.params.organization_id;
+      if (!(await isMember(db, currentUser(request).id, organizationId))) {
+        throw errors.notFound();
+      }
+      const answer = await upstream.credit({ token }, organizationId);
+      if (!answer) throw errors.notFound();
+      if (typeof answer.credit !== 'boolean') {
+        throw new UpstreamFailure('bad_response', 'credit', 200);
+      }
+      return { credit: answer.credit };
+    },
+  );
+}

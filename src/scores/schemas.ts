@@ -1,0 +1,58 @@
+import { Type } from 'typebox';
+import { Nullable } from '../http/schemas.js';
+
+const IntegerText = (description: string) =>
+  Type.String({
+    pattern: '^-?[0-9]{1,9}$',
+    errorMessage: 'A valid integer is required.',
+    description,
+  });
+
+export const MonthQuery = Type.Object({
+  month: IntegerText('1-12'),
+  year: IntegerText('1970-9999'),
+});
+
+export const RankingQuery = Type.Object({
+  ...MonthQuery.properties,
+  organization: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 64,
+      description: 'organization_id of one of your organizations; omitted: all of them',
+    }),
+  ),
+});
+
+export const MonthlyScores = Type.Array(
+  Type.Object({
+    week: Type.Integer({ description: 'From 0: the week holding the 1st of the month' }),
+    score: Nullable(Type.Integer({ description: 'null: the week has not started yet' })),
+  }),
+);
+
+const Score = Type.Integer({
+  description: 'Items checked out in the month: the sum of the weekly scores',
+});
+
+export const Ranking = Type.Object({
+  month: Type.Integer(),
+  year: Type.Integer(),
+  count: Type.Integer({ description: 'Users ranked (results holds at most 100 of them)' }),
+  results: Type.Array(
+    Type.Object({
+      rank: Type.Integer({ description: 'Equal scores share a rank: 1, 2, 2, 4' }),
+      user: Type.Object({
+        id: Type.Integer(),
+        first_name: Type.String(),
+        last_name: Type.String(),
+        username: Type.String(),
+      }),
+      score: Score,
+    }),
+  ),
+  me: Type.Object(
+    { rank: Type.Integer(), score: Score },
+    { description: "The caller's own place, also when outside the first 100" },
+  ),
+});

@@ -1,0 +1,126 @@
+import { Type } from 'typebox';
+import type { App } from '../app.js';
+import { errors } from '../http/errors.js';
+import { envelope, Paged, pageOf } from '../http/pagination.js';
+import {
+  countStores,
+  findStore,
+  listStores,
+  setStoreHours,
+  storeHoursOf,
+  storeRecord,
+  updateStore,
+} from './logic.js';
+import {
+  GlnParams,
+  Store,
+  StoreHour,
+  StoreHoursBody,
+  StoreListQuery,
+  StoreUpdateBody,
+} from './schemas.js';
+
+const tags = ['stores'];
+
+export default async function storesRoutes(app: App): Promise<void> {
+  const { db } = app.deps.database;
+
+  app.get(
+    '/stores/',
+    {
+      schema: {
+        tags,
+        summary: 'List the stores, ordered by name then id',
+        querystring: StoreListQuery,
+        response: { 200: Paged(Store) },
+      },
+    },
+    async (request) => {
+      const page = pageOf(request.query);
+      const count = await countStores(db);
+      const results = count > page.offset ? await listStores(db, page.size, page.offset) : [];
+      return envelope(request, page, count, results);
+    },
+  );
+
+  app.get(
+    '/stores/:gln/',
+    {
+      schema: {
+        tags,
+        summary: 'One store by GLN',
+        description: 'A 404 means the GLN is not a store of the service (use it to check a GLN).',
+        params: GlnParams,
+        response: { 200: Store },
+      },
+    },
+    async (request) => storeRecord(await findStore(db, request.params.gln)),
+  );
+
+  app.patch(
+    '/stores/:gln/',
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags,
+        summary: 'Change a store (staff and admins)',
+        description:
+          'Changes only the fields sent: `active_period` (`HH:MM:SS` or `HH:MM`, hours may ' +
+          'exceed 23), `name` (trimmed, not blank), `carts_for_random_control` (integer >= 0; ' +
+          '0 disables random controls). `gln` and `id` cannot be changed and are ignored. ' +
+          'Customers get 403.',
+        params: GlnParams,
+        body: StoreUpdateBody,
+        response: { 200: Store },
+      },
+    },
+    async (request) => updateStore(db, request.params.gln, request.body),
+  );
+
+  app.get(
+    '/stores/:gln/store-hours/',
+    {
+      schema: {
+        tags,
+        summary: 'Opening hours of a store: seven entries, Monday first',
+        description:
+          "Always seven entries `monday` … `sunday`. Times are `HH:MM:SS`, in the store's " +
+          'local time; null for both means closed (also for a weekday never set).',
+        params: GlnParams,
+        response: { 200: Type.Array(StoreHour) },
+      },
+    },
+    async (request) => storeHoursOf(db, request.params.gln),
+  );
+
+  app.post(
+    '/stores/:gln/store-hours/',
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags,
+        summary: 'Set opening hours of some weekdays (staff and admins)',
+        description:
+          'Body: a non-empty array of `{weekday, opening_time, closing_time}`, each weekday at ' +
+          'most once; only the weekdays given change, all of them or none. Times `HH:MM` or ' +
+          '`HH:MM:SS`; both null (closed) or both set with opening before closing (no ' +
+          'overnight hours). Answers 200 with no body. Errors (400): about the whole body ' +
+          'under `non_field_errors` (not an array, empty, more than seven entries); about an ' +
+          'entry under `"<index>.<field>"`, index from 0 (an entry that is not an object: ' +
+          'under `"<index>"`), e.g. ' +
+          '`{"2.closing_time": ["Closing time must be after opening time."]}`. ' +
+          'Customers get 403.',
+        params: GlnParams,
+        body: StoreHoursBody,
+      },
+      // No body at all reads as "not a list", not as "may not be null".
+      preValidation: async (request) => {
+        if (request.body === undefined) throw errors.nonField('Expected a list of items.');
+      },
+    },
+    async (request, reply) => {
+      await setStoreHours(db, request.params.gln, request.body);
+      return reply.code(200).send();
+    },
+  );
+}
