@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import websocket from '@fastify/websocket';
 import Fastify, {
   type FastifyBaseLogger,
   type FastifyInstance,
@@ -21,12 +22,16 @@ import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { installConventions } from './http/conventions.js';
 import itemRoutes from './items/routes.js';
+import { Notifier } from './notifications/notifier.js';
+import notificationRoutes from './notifications/routes.js';
+import notificationSocketRoutes from './notifications/socket.js';
 import optionRoutes from './options/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import scoreRoutes from './scores/routes.js';
 import shoppingListRoutes from './shopping-lists/routes.js';
 import storeRoutes from './stores/routes.js';
 import type { UpstreamClient } from './upstream/client.js';
+import userRoutes, { restorePageRoutes } from './users/routes.js';
 
 /** Everything the routes need, made once at start and injected (tests swap clock and random). */
 export interface Deps {
@@ -36,6 +41,11 @@ export interface Deps {
   clock: Clock;
   /** A number in [0, 1): the source of random controls. */
   random: () => number;
+  /**
+   * WebSocket notifications. Unset: buildApp makes one from config (Redis when REDIS_URL is
+   * set). The app closes it on close.
+   */
+  notifier?: Notifier;
   /** Test seams for faults that cannot be caused from outside (a crash mid-checkout). */
   faults?: { afterOrderPlaced?: (cartId: number) => Promise<void> | void };
 }
@@ -120,6 +130,9 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  deps.notifier ??= new Notifier({ redisUrl: config.redisUrl });
+  const { notifier } = deps;
+  notifier.log ??= app.log;
   app.decorate('deps', deps);
   const tokens = new TokenService(
     config.jwtSecret,
@@ -158,7 +171,20 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/schema/', { schema: { hide: true } }, async () => app.swagger());
 
+  await app.register(websocket, {
+    // Clients only listen: anything they send is small or abuse.
+    options: { maxPayload: 4096 },
+    // Going away (1001), as operations.md says, where the plugin would send no code.
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.close(1001, 'Server shutting down');
+      done();
+    },
+  });
+  app.addHook('onClose', async () => notifier.close());
+
   await app.register(healthRoutes);
+  await app.register(restorePageRoutes);
+  await app.register(notificationSocketRoutes);
   await app.register(
     async (api) => {
       await api.register(authRoutes);
@@ -171,6 +197,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       await api.register(optionRoutes);
       await api.register(scoreRoutes);
       await api.register(catalogueRoutes);
+      await api.register(userRoutes);
+      await api.register(notificationRoutes);
     },
     { prefix: '/api/v1' },
   );

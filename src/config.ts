@@ -35,10 +35,17 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
+/** A bad value as shown in a message: quoted, escaped (one line whatever it holds), short. */
+function shown(raw: string): string {
+  return JSON.stringify(raw.length > 40 ? `${raw.slice(0, 40)}…` : raw);
+}
+
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be an integer, got "${raw}"`);
+  if (!/^\d+$/.test(raw.trim())) {
+    throw new ConfigError(`${name} must be an integer, got ${shown(raw)}`);
+  }
   const value = Number(raw.trim());
   if (value < min || value > max) {
     throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
@@ -53,10 +60,13 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
   try {
     parsed = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be a URL, got "${raw}"`);
+    // The value is not repeated: a URL may carry credentials.
+    throw new ConfigError(`${name} must be a URL (${protocols.join(' or ')})`);
   }
   if (!protocols.includes(parsed.protocol)) {
-    throw new ConfigError(`${name} must use ${protocols.join(' or ')}, got "${parsed.protocol}"`);
+    throw new ConfigError(
+      `${name} must use ${protocols.join(' or ')}, got ${shown(parsed.protocol)}`,
+    );
   }
   return raw.replace(/\/+$/, '');
 }
@@ -91,7 +101,9 @@ export function loadConfig(env: Env = process.env): Config {
   const dataDir = resolve(env.DATA_DIR || './data');
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+    throw new ConfigError(
+      `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${shown(logLevel)}`,
+    );
   }
   let jwtSecret = env.JWT_SECRET || '';
   if (!jwtSecret) {
@@ -102,7 +114,7 @@ export function loadConfig(env: Env = process.env): Config {
   }
   const mailFrom = env.MAIL_FROM || 'no-reply@localhost';
   if (!/^[^\s@]+@[^\s@]+$/.test(mailFrom) && !/<[^\s@]+@[^\s@]+>$/.test(mailFrom)) {
-    throw new ConfigError(`MAIL_FROM must be an e-mail address, got "${mailFrom}"`);
+    throw new ConfigError(`MAIL_FROM must be an e-mail address, got ${shown(mailFrom)}`);
   }
   const upstreamUrl = url(env, 'UPSTREAM_URL', ['http:', 'https:']);
   const upstreamAdminUsername = env.UPSTREAM_ADMIN_USERNAME || undefined;

@@ -1,19 +1,28 @@
 import type { App } from '../app.js';
 import { errors } from '../http/errors.js';
+import { usersContext } from '../users/context.js';
+import { limitBy } from '../users/throttle.js';
 import { LoginAnswer, LoginBody, RefreshAnswer, RefreshBody } from './schemas.js';
 import { TokenError } from './tokens.js';
 import { syncUser } from './users.js';
 
 export default async function authRoutes(app: App): Promise<void> {
   const { upstream, clock, database } = app.deps;
+  const { throttle } = usersContext(app);
 
   app.post(
     '/auth/jwt/token/',
     {
       config: { auth: 'public' },
+      // Per client address and per username; separate from the restore counters.
+      preValidation: limitBy(throttle, 'login', 'username'),
       schema: {
         tags: ['auth'],
         summary: 'Log in with the upstream credentials',
+        description:
+          'Rate-limited per client address and per username (`AUTH_RATE_LIMIT_PER_MINUTE` ' +
+          'attempts per minute, fixed windows; every attempt counts): 429 ' +
+          '`{"detail", "code": "throttled"}` with `Retry-After` in seconds.',
         security: [],
         body: LoginBody,
         response: { 200: LoginAnswer },

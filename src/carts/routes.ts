@@ -8,6 +8,7 @@ import { currentUser, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { envelope, Paged, pageOf } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
+import { notifyCheckedOut, notifyCheckoutFailed } from '../notifications/events.js';
 import { isoText } from './access.js';
 import { checkoutCart } from './checkout.js';
 import { cartFilter, countCarts, findCart, listCarts } from './queries.js';
@@ -209,13 +210,24 @@ export default async function cartRoutes(app: App): Promise<void> {
     async (request) => {
       const user = currentUser(request);
       const token = upstreamToken(request);
-      return checkoutCart(
-        app.deps,
-        user,
-        Number(request.params.id),
-        token ? { token } : 'service',
-        randomControlHook(app.deps, request.log),
-      );
+      const cartId = Number(request.params.id);
+      const draw = randomControlHook(app.deps, request.log);
+      try {
+        return await checkoutCart(
+          app.deps,
+          user,
+          cartId,
+          token ? { token } : 'service',
+          async (record, cart) => {
+            notifyCheckedOut(app.deps, request.log, cart.userId, record);
+            await draw(record, cart);
+          },
+        );
+      } catch (error) {
+        // Only the owner checks a cart out: the caller is the cart's user.
+        notifyCheckoutFailed(app.deps, request.log, user.id, cartId, error);
+        throw error;
+      }
     },
   );
 }

@@ -4,6 +4,7 @@ import type { Deps } from '../app.js';
 import type { AfterCheckout, CheckoutRecord } from '../carts/checkout.js';
 import type { Tx } from '../db/client.js';
 import { options, randomControlDraws, stores } from '../db/schema.js';
+import { notifyControlCreated } from '../notifications/events.js';
 import { type ControlRecord, insertControl } from './logic.js';
 
 export const CRITERION_OPTION = 'criteria_for_random_controls';
@@ -83,7 +84,7 @@ export async function afterCheckoutDraw(
 ): Promise<ControlRecord | null> {
   try {
     const control = await drawRandomControl(deps, record, cart);
-    // control.created is emitted here once notifications exist.
+    if (control) await notifyControlCreated(deps, log, control);
     return control;
   } catch (error) {
     log.error({ err: error, cart: record.cart }, 'random control draw failed');

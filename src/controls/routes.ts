@@ -6,6 +6,7 @@ import { errors } from '../http/errors.js';
 import { envelope, Paged, pageOf } from '../http/pagination.js';
 import { isTrue, parseOrdering } from '../http/query.js';
 import { IdParams } from '../http/schemas.js';
+import { notifyControlCreated, notifyControlVerified } from '../notifications/events.js';
 import { controlsVisibleTo, createControl, verifyControl, withCarts } from './logic.js';
 import {
   Control,
@@ -42,6 +43,7 @@ export default async function controlsRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const admin = currentUser(request);
       const control = await createControl(db, admin, request.body, clock.nowMicros());
+      await notifyControlCreated(app.deps, request.log, control);
       return reply.code(201).send(control);
     },
   );
@@ -67,7 +69,22 @@ export default async function controlsRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      return verifyControl(db, Number(request.params.id), request.body.status, clock.nowMicros());
+      return verifyControl(
+        db,
+        Number(request.params.id),
+        request.body.status,
+        clock.nowMicros(),
+        async (id) => {
+          // Committed by now: a failure here is logged, never the answer.
+          try {
+            const rows = await db.select().from(controls).where(eq(controls.id, id));
+            const [control] = await withCarts(db, rows);
+            if (control) notifyControlVerified(app.deps, request.log, control);
+          } catch (error) {
+            request.log.error({ err: error, control: id }, 'control.verified notification failed');
+          }
+        },
+      );
     },
   );
 

@@ -1,14 +1,26 @@
 import type { App } from '../app.js';
 
+/** A database that does not answer the readiness ping within this time is not ready. */
+export const READY_TIMEOUT_MS = 2000;
+
 /** Liveness and readiness for load balancers; no token needed. */
 export default async function healthRoutes(app: App): Promise<void> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { schema: { hide: true } }, async (_request, reply) => {
+  app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    let timer: NodeJS.Timeout | undefined;
     try {
-      await app.deps.database.ping();
+      await Promise.race([
+        app.deps.database.ping(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('ping timed out')), READY_TIMEOUT_MS);
+        }),
+      ]);
       return { status: 'ok' };
-    } catch {
+    } catch (error) {
+      request.log.warn({ err: error }, 'database not ready');
       return reply.code(503).send({ status: 'unavailable', detail: 'database unreachable' });
+    } finally {
+      clearTimeout(timer);
     }
   });
 }

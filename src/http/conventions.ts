@@ -30,7 +30,10 @@ export function installConventions(app: FastifyInstance): void {
     return found.length > 0 ? [...found, 'OPTIONS'] : [];
   };
 
-  app.removeContentTypeParser(['application/json']);
+  // Only JSON is a body here: Fastify's default text/plain parser would hand a string to the
+  // validator (400) where conventions.md wants 415. A route that reads another type (a
+  // form) registers its own parser in its own plugin.
+  app.removeAllContentTypeParsers();
   for (const type of ['application/json', /^application\/[\w.+-]+\+json$/]) {
     app.addContentTypeParser(type, { parseAs: 'string' }, (_request, body, done) => {
       const text = String(body).trim();
@@ -43,19 +46,31 @@ export function installConventions(app: FastifyInstance): void {
     });
   }
 
+  // As in DRF, no body where an object is expected is an empty object: the answer names the
+  // required fields instead of a bare "may not be null".
+  app.addHook('preValidation', async (request) => {
+    if (request.body !== undefined) return;
+    const schema = request.routeOptions.schema?.body as { type?: unknown } | undefined;
+    if (schema?.type === 'object') request.body = {};
+  });
+
   app.setNotFoundHandler((request, reply) => {
     const [path, query] = splitUrl(request.url);
-    if (!path.endsWith('/') && allowedMethods(`${path}/`).length > 0) {
+    const allow = allowedMethods(path);
+    // Only a path no route matches is redirected: under a wildcard route (the docs' static
+    // files) a missing file is a 404, not a redirect to a slashed path that is missing too.
+    if (allow.length === 0 && !path.endsWith('/') && allowedMethods(`${path}/`).length > 0) {
+      // No body: a redirect is not an error, and "Not found." would mislead.
       return reply
         .code(308)
         .header('Location', `${path}/${query ? `?${query}` : ''}`)
-        .send(errors.notFound().body);
+        .send();
     }
-    const allow = allowedMethods(path);
-    if (allow.length > 0) {
-      if (request.method === 'OPTIONS') {
-        return reply.code(200).header('Allow', allow.join(', ')).send({ allowed_methods: allow });
-      }
+    if (request.method === 'OPTIONS' && allow.length > 0) {
+      return reply.code(200).header('Allow', allow.join(', ')).send({ allowed_methods: allow });
+    }
+    // A route of this method exists but answered "not found" itself (callNotFound): a 404.
+    if (allow.length > 0 && !allow.includes(request.method)) {
       return sendApiError(reply, errors.methodNotAllowed(request.method, allow));
     }
     return sendApiError(reply, errors.notFound());

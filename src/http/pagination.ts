@@ -29,9 +29,17 @@ export interface Page {
   offset: number;
 }
 
-/** `page` that is not a positive integer is DRF's 404 "Invalid page."; a bad size falls back. */
+/**
+ * `page` that is not a positive integer is DRF's 404 "Invalid page." (an empty `page=` is
+ * page 1, as in DRF); a bad size falls back to the default.
+ */
 export function pageOf(query: { page?: string; page_size?: string }): Page {
-  const page = query.page === undefined ? 1 : /^\d{1,9}$/.test(query.page) ? Number(query.page) : 0;
+  const page =
+    query.page === undefined || query.page === ''
+      ? 1
+      : /^\d{1,9}$/.test(query.page)
+        ? Number(query.page)
+        : 0;
   if (page < 1) throw errors.invalidPage();
   let size = DEFAULT_PAGE_SIZE;
   if (

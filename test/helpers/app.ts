@@ -52,6 +52,8 @@ export const PASSWORDS = Object.fromEntries(DEMO_USERS.map((u) => [u.username, u
 export interface TestOptions {
   env?: Record<string, string>;
   faults?: Deps['faults'];
+  /** Unset: buildApp makes one from the config (REDIS_URL in `env`). */
+  notifier?: Deps['notifier'];
 }
 
 /**
@@ -69,6 +71,7 @@ export async function startTestApp(options: TestOptions = {}): Promise<TestConte
     UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
     UPSTREAM_TIMEOUT_MS: '2000',
     LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT_PER_MINUTE: '0',
     ...options.env,
   });
   const upstream = new UpstreamClient({
@@ -85,6 +88,7 @@ export async function startTestApp(options: TestOptions = {}): Promise<TestConte
     clock,
     random: () => random.value,
     faults: options.faults,
+    notifier: options.notifier,
   };
   const app = await buildApp(deps, { logger: false });
   await app.listen({ host: '127.0.0.1', port: 0 });

@@ -1,0 +1,53 @@
+import { Type } from 'typebox';
+import type { App } from '../app.js';
+import { currentUser } from '../http/auth.js';
+import { issueCode } from './codes.js';
+
+const tags = ['notifications'];
+
+const CodeAnswer = Type.Object({ code: Type.String() });
+
+export default async function notificationRoutes(app: App): Promise<void> {
+  const { database, clock, config } = app.deps;
+
+  app.post(
+    '/websocket-notifications/groups/',
+    {
+      schema: {
+        tags,
+        summary: 'A code to open the notification WebSocket',
+        description:
+          'No body. Answers 201 `{code}`: a random code bound to the caller, valid for ' +
+          '`WS_CODE_TTL_SECONDS` (default 300 s) and good for ONE connection (it is spent ' +
+          'when the connection is accepted; ask for a new code to reconnect). Connect with ' +
+          '`GET /ws/notifications/?code=<code>` (WebSocket upgrade, outside /api/v1). ' +
+          'An unknown, expired or spent code is refused before the upgrade with HTTP 401 ' +
+          '`{"detail", "code": "token_not_valid"}` (no code: 401 `not_authenticated`); a ' +
+          'request without an upgrade is 426. Messages are JSON text frames ' +
+          '`{"type", "data", "created"}`: `cart.checked_out` `{cart, checkout}` (the ' +
+          'Checkout record), `cart.checkout_failed` `{cart, status, code}` (the HTTP status ' +
+          'and error code the checkout answered after an upstream failure: 401, 502, 503 or ' +
+          '504; `code` null when upstream sent none), `control.created` and ' +
+          '`control.verified` `{control}` (as `GET controls/{id}/` answers it). ' +
+          '`control.created` reaches the controlled user and every staff user and admin; ' +
+          'the other events reach only the user concerned, on every open connection, on ' +
+          'whichever instance it is. Delivery is best effort: there is no replay of ' +
+          'messages sent while a client was not connected. The server pings every 30 s and ' +
+          'drops a connection that did not answer the previous ping (standard WebSocket ' +
+          'clients answer pings on their own). On shutdown connections are closed with ' +
+          'code 1001 (going away): reconnect with a new code.',
+        response: { 201: CodeAnswer },
+      },
+    },
+    async (request, reply) => {
+      const user = currentUser(request);
+      const code = await issueCode(
+        database.db,
+        user.id,
+        clock.nowMicros(),
+        config.wsCodeTtlSeconds,
+      );
+      return reply.code(201).send({ code });
+    },
+  );
+}

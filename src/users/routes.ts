@@ -1,0 +1,253 @@
+import type { FastifyRequest } from 'fastify';
+import type { App } from '../app.js';
+import { shapeCheck } from '../catalogue/upstream.js';
+import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
+import { errors } from '../http/errors.js';
+import type { UpstreamClient } from '../upstream/client.js';
+import { usersContext } from './context.js';
+import { codeMail, linkMail } from './html.js';
+import { codeHash, issueCode, redeem } from './restore.js';
+import {
+  ChangePasswordAnswer,
+  ChangePasswordBody,
+  RequestCodeBody,
+  RequestLinkBody,
+  RestoreCodeBody,
+  RestoreLinkBody,
+  Shipments,
+} from './schemas.js';
+import { limitBy } from './throttle.js';
+
+export { restorePageRoutes } from './page.js';
+
+const tags = ['users'];
+
+const LIMITED =
+  'Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): ' +
+  '429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, ' +
+  'successful or not. The restore endpoints and the restore page share one set of counters ' +
+  '(per client address, per username, per e-mail address), separate from the login counters.';
+
+const NO_ENUMERATION =
+  'Answers the same status whether or not the account exists (nothing is sent for an ' +
+  'unknown one). The e-mail is sent after the answer is decided: a mail failure is logged, ' +
+  'never shown. Codes are random, single-use, stored only as hashes, and expire after ' +
+  '`RESTORE_CODE_TTL_SECONDS` (default 3600). Upstream failures: 502, 503, 504.';
+
+export default async function userRoutes(app: App): Promise<void> {
+  const { upstream, clock, database, config } = app.deps;
+  const { db } = database;
+  const { mailer, throttle } = usersContext(app);
+  const issueOptions = () => ({
+    db,
+    secret: config.jwtSecret,
+    nowMicros: clock.nowMicros(),
+    ttlSeconds: config.restoreCodeTtlSeconds,
+  });
+
+  app.patch(
+    '/users/me/change-password/',
+    {
+      schema: {
+        tags,
+        security: [{ bearer: [], upstream: [] }],
+        summary: "Change the caller's password (set upstream)",
+        description:
+          'Needs `Authorization-Upstream` (400 `upstream_token_missing` without it; 401 ' +
+          '`upstream_token_not_valid` when upstream refuses it, or when it belongs to another ' +
+          'user than the access token). A wrong current password is 400 on ' +
+          '`password`; `new_password` takes 8 to 128 characters (400 on `new_password`). ' +
+          'Success: 200 `{"detail": "Password changed."}`. Upstream failures: 502, 503, 504.',
+        body: ChangePasswordBody,
+        response: { 200: ChangePasswordAnswer },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const token = requireUpstreamToken(request);
+      await requireOwnToken(upstream, token, user.username);
+      const { password, new_password } = request.body;
+      const changed = await upstream.changePassword(token, password, new_password);
+      if (!changed)
+        throw errors.field('password', 'Your current password was entered incorrectly.');
+      return { detail: 'Password changed.' };
+    },
+  );
+
+  const checkShipments = shapeCheck(Shipments, 'shipments');
+
+  app.get(
+    '/users/me/shipments/',
+    {
+      schema: {
+        tags,
+        security: [{ bearer: [] }, { bearer: [], upstream: [] }],
+        summary: "The caller's shipments, by the telephone number of their profile",
+        description:
+          'With `Authorization-Upstream`, the telephone number comes from the upstream ' +
+          "profile of that token's user (401 `upstream_token_not_valid` when upstream refuses " +
+          'it, or when the token belongs to another user than the access token); without it, ' +
+          'from the profile stored at the last login. Shipments are then looked up upstream ' +
+          'with the service account. No telephone number: 200 `[]`. Upstream failures: 502, ' +
+          '503, 504.',
+        response: { 200: Shipments },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      const token = upstreamToken(request);
+      let telephone = user.telephone;
+      if (token) {
+        const profile = await requireOwnToken(upstream, token, user.username);
+        telephone = typeof profile.telephone === 'string' ? profile.telephone : '';
+      }
+      if (telephone.trim() === '') return [];
+      return checkShipments(await upstream.shipments('service', telephone.trim()));
+    },
+  );
+
+  app.post(
+    '/request-restore-code/',
+    {
+      config: { auth: 'public' },
+      preValidation: limitBy(throttle, 'restore', 'username'),
+      schema: {
+        tags,
+        security: [],
+        summary: 'Password restore (variant A): e-mail a 6-digit code to the user',
+        description: `Always 202, no body. ${NO_ENUMERATION} ${LIMITED} Counted per client address and per username.`,
+        body: RequestCodeBody,
+      },
+    },
+    async (request, reply) => {
+      const user = await upstream.findUser(request.body.username.trim());
+      if (user?.email) {
+        const code = await issueCode(issueOptions(), 'code', user.username);
+        mailer.enqueue(
+          codeMail(user.email, code, config.restoreCodeTtlSeconds),
+          'restore code e-mail',
+        );
+      }
+      return reply.code(202).send();
+    },
+  );
+
+  app.post(
+    '/restore-password/',
+    {
+      config: { auth: 'public' },
+      preValidation: limitBy(throttle, 'restore', 'username'),
+      schema: {
+        tags,
+        security: [],
+        summary: 'Password restore (variant A): set a new password with the e-mailed code',
+        description:
+          '202, no body: the new password is set upstream, the code is spent, and so is ' +
+          "every other unused code of the user. A wrong, expired or used code (or another user's) " +
+          'is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 ' +
+          `characters (400 on \`password\`). ${LIMITED} Counted per client address and per username.`,
+        body: RestoreCodeBody,
+      },
+    },
+    async (request, reply) => {
+      const { username, password, code } = request.body;
+      const hash = codeHash(config.jwtSecret, 'code', code.trim(), username);
+      if (!(await redeem(db, upstream, hash, password, clock.nowMicros()))) {
+        throw errors.field('code', 'Invalid or expired code.');
+      }
+      return reply.code(202).send();
+    },
+  );
+
+  app.post(
+    '/request_restore_code/',
+    {
+      config: { auth: 'public' },
+      preValidation: limitBy(throttle, 'restore', 'email'),
+      schema: {
+        tags,
+        security: [],
+        summary: 'Password restore (variant B): e-mail a link to every account with the address',
+        description:
+          `Always 201, no body. The link is \`{PUBLIC_URL}/users/restore-password/<code>/\`: an ` +
+          'HTML page served by this service (or a front end calling `restore_password/`). ' +
+          'Without `PUBLIC_URL` the base is `http://HOST:PORT`, or, with `TRUST_PROXY`, the ' +
+          `scheme and host the proxy forwarded. ${NO_ENUMERATION} ${LIMITED} Counted per client ` +
+          'address and per e-mail address.',
+        body: RequestLinkBody,
+      },
+    },
+    async (request, reply) => {
+      const accounts = await upstream.findUsersByEmail(request.body.email.trim());
+      const base = publicBase(app, request);
+      for (const account of Array.isArray(accounts) ? accounts : []) {
+        if (typeof account?.username !== 'string' || !account.email) continue;
+        const code = await issueCode(issueOptions(), 'link', account.username);
+        const link = `${base}/users/restore-password/${code}/`;
+        mailer.enqueue(
+          linkMail(account.email, link, config.restoreCodeTtlSeconds),
+          'restore link e-mail',
+        );
+      }
+      return reply.code(201).send();
+    },
+  );
+
+  app.post(
+    '/restore_password/',
+    {
+      config: { auth: 'public' },
+      preValidation: limitBy(throttle, 'restore'),
+      schema: {
+        tags,
+        security: [],
+        summary: 'Password restore (variant B): set a new password with the code of the link',
+        description:
+          '201, no body: the new password is set upstream and the code is spent (with every ' +
+          'other unused code of the user). `password` and `repeat_password` must match (400 ' +
+          'on `repeat_password`; the code is NOT spent then); `password` takes 8 to 128 ' +
+          'characters. A wrong, expired or used code is 400 on `restore_password_code`. ' +
+          `${LIMITED} Counted per client address.`,
+        body: RestoreLinkBody,
+      },
+    },
+    async (request, reply) => {
+      const { password, repeat_password, restore_password_code } = request.body;
+      if (password !== repeat_password) {
+        throw errors.field('repeat_password', 'The two passwords do not match.');
+      }
+      const hash = codeHash(config.jwtSecret, 'link', restore_password_code.trim());
+      if (!(await redeem(db, upstream, hash, password, clock.nowMicros()))) {
+        throw errors.field('restore_password_code', 'Invalid or expired code.');
+      }
+      return reply.code(201).send();
+    },
+  );
+}
+
+/** The upstream profile of the token, which must be the caller's own. */
+async function requireOwnToken(upstream: UpstreamClient, token: string, username: string) {
+  const profile = await upstream.me(token);
+  if (profile?.username !== username) throw errors.upstreamTokenNotValid();
+  return profile;
+}
+
+const WILDCARD = new Set(['0.0.0.0', '::', '']);
+
+/**
+ * The base of e-mailed links: PUBLIC_URL; else, behind a declared proxy, the forwarded
+ * scheme and host; else the listening address. A client's own Host header is never used
+ * without TRUST_PROXY: it would let anyone send a victim a link to their own server.
+ */
+function publicBase(app: App, request: FastifyRequest): string {
+  const { config } = app.deps;
+  if (config.publicUrl) return config.publicUrl;
+  if (config.trustProxy !== undefined) return `${request.protocol}://${request.host}`;
+  const address = app.server.address();
+  const port = address && typeof address === 'object' ? address.port : config.port;
+  let host = WILDCARD.has(config.host)
+    ? (request.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '')
+    : config.host;
+  if (host.includes(':')) host = `[${host}]`;
+  return `http://${host}:${port}`;
+}

@@ -1,0 +1,144 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Clock } from '../clock.js';
+import { errors } from '../http/errors.js';
+
+const WINDOW_MICROS = 60_000_000;
+
+/** Counts hits of a key in a fixed window; answers the count including this hit. */
+export interface CounterStore {
+  hit(key: string, window: number, ttlMs: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** In-process counters: one instance only. Entries of past windows are dropped. */
+export class MemoryStore implements CounterStore {
+  private readonly counts = new Map<string, number>();
+  private window = -1;
+
+  async hit(key: string, window: number): Promise<number> {
+    if (window !== this.window) {
+      if (window > this.window) this.counts.clear();
+      this.window = Math.max(window, this.window);
+    }
+    const id = `${window}:${key}`;
+    const count = (this.counts.get(id) ?? 0) + 1;
+    this.counts.set(id, count);
+    return count;
+  }
+
+  async close(): Promise<void> {}
+}
+
+/** Counters shared by every instance through Redis: INCR and PEXPIRE in one MULTI. */
+export class RedisStore implements CounterStore {
+  private readonly redis: Redis;
+  private readonly connected: Promise<void>;
+
+  constructor(
+    url: string,
+    private readonly prefix: string,
+    log: FastifyBaseLogger,
+    timeoutMs = 2000,
+  ) {
+    this.redis = new Redis(url, {
+      connectTimeout: timeoutMs,
+      commandTimeout: timeoutMs,
+      maxRetriesPerRequest: 1,
+      // While disconnected a command fails at once (and the limit fails open).
+      enableOfflineQueue: false,
+      retryStrategy: (times) => Math.min(times * 200, 5000),
+    });
+    // Only the first connection is waited for (bounded), so the first requests count too.
+    this.connected = new Promise<void>((resolve) => {
+      this.redis.once('ready', resolve);
+      this.redis.once('error', () => resolve());
+      setTimeout(resolve, timeoutMs).unref();
+    });
+    let reported = false;
+    this.redis.on('error', (error: Error & { code?: string }) => {
+      if (reported) return;
+      reported = true;
+      log.warn({ err: { message: error.message, code: error.code } }, 'rate-limit Redis error');
+    });
+    this.redis.on('ready', () => {
+      reported = false;
+    });
+  }
+
+  async hit(key: string, window: number, ttlMs: number): Promise<number> {
+    await this.connected;
+    const id = `${this.prefix}${window}:${key}`;
+    const answers = await this.redis.multi().incr(id).pexpire(id, ttlMs).exec();
+    const [error, count] = answers?.[0] ?? [new Error('transaction aborted'), null];
+    if (error) throw error;
+    return Number(count);
+  }
+
+  async close(): Promise<void> {
+    this.redis.disconnect();
+  }
+}
+
+/**
+ * Fixed one-minute windows on the injected clock, `limit` hits per key in each. Every hit
+ * counts, refused or not. A store failure lets the request through (and is logged): a
+ * broken Redis must not lock everybody out.
+ */
+export class Throttle {
+  constructor(
+    private readonly store: CounterStore,
+    private readonly limit: number,
+    private readonly clock: Clock,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  /** Throws 429 `throttled` with `Retry-After` when any key is over the limit. */
+  async check(keys: string[]): Promise<void> {
+    if (this.limit <= 0 || keys.length === 0) return;
+    const now = this.clock.nowMicros();
+    const window = Math.floor(now / WINDOW_MICROS);
+    const windowEnd = (window + 1) * WINDOW_MICROS;
+    // Keys outlive their window a little, so a clock skew between instances does not reset them.
+    const ttlMs = Math.ceil((windowEnd - now) / 1000) + 60_000;
+    let counts: number[];
+    try {
+      counts = await Promise.all(keys.map((key) => this.store.hit(key, window, ttlMs)));
+    } catch (error) {
+      this.log.warn(
+        { err: { message: (error as Error)?.message } },
+        'rate-limit counters unavailable: request let through',
+      );
+      return;
+    }
+    if (counts.some((count) => count > this.limit)) {
+      throw errors.throttled(Math.max(1, Math.ceil((windowEnd - now) / 1_000_000)));
+    }
+  }
+
+  close(): Promise<void> {
+    return this.store.close();
+  }
+}
+
+/** Lower-cased and trimmed, so `Anna` and `anna ` share a counter. */
+export function keyPart(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  const key = value.trim().toLowerCase();
+  return key === '' ? undefined : encodeURIComponent(key.slice(0, 320));
+}
+
+/**
+ * A route hook counting the attempt per client address (`request.ip`: X-Forwarded-For only
+ * with TRUST_PROXY) and, when given, per body field (username or e-mail). It runs before
+ * validation, so malformed attempts count too.
+ */
+export function limitBy(throttle: Throttle, scope: 'login' | 'restore', field?: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const keys = [`${scope}:ip:${request.ip}`];
+    const body = request.body as Record<string, unknown> | undefined;
+    const part = field && body && typeof body === 'object' ? keyPart(body[field]) : undefined;
+    if (part) keys.push(`${scope}:${field}:${part}`);
+    await throttle.check(keys);
+  };
+}

@@ -1,0 +1,214 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.js';
+
+let dataDir: string;
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), 'ordering-config-'));
+});
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** Everything valid but the variables under test; DATA_DIR keeps the dev secret out of ./data. */
+const env = (vars: Record<string, string>) => ({ DATA_DIR: dataDir, ...vars });
+
+function configError(vars: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env(vars));
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return error as ConfigError;
+  }
+  throw new Error(`no ConfigError for ${JSON.stringify(vars)}`);
+}
+
+describe('loadConfig', () => {
+  it('has the defaults of operations.md', () => {
+    const config = loadConfig(env({}));
+    expect(config).toMatchObject({
+      port: 8000,
+      host: '127.0.0.1',
+      databaseUrl: undefined,
+      inMemory: false,
+      dataDir,
+      redisUrl: undefined,
+      upstreamUrl: undefined,
+      upstreamAdminUsername: undefined,
+      upstreamAdminPassword: undefined,
+      upstreamTimeoutMs: 10_000,
+      jwtTtlSeconds: 3600,
+      jwtRefreshWindowSeconds: 604_800,
+      publicUrl: undefined,
+      smtpUrl: undefined,
+      mailFrom: 'no-reply@localhost',
+      restoreCodeTtlSeconds: 3600,
+      wsCodeTtlSeconds: 300,
+      authRateLimitPerMinute: 10,
+      trustProxy: undefined,
+      logLevel: 'info',
+      bodyLimit: 1024 * 1024,
+      production: false,
+    });
+  });
+
+  it('generates a dev secret once and keeps it in DATA_DIR', () => {
+    const first = loadConfig(env({})).jwtSecret;
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8').trim()).toBe(first);
+    expect(statSync(join(dataDir, 'jwt-secret')).mode & 0o077).toBe(0);
+    expect(loadConfig(env({})).jwtSecret).toBe(first);
+    // memory:// keeps nothing on disk.
+    const memory = loadConfig(env({ DATABASE_URL: 'memory://' }));
+    expect(memory.inMemory).toBe(true);
+    expect(memory.databaseUrl).toBeUndefined();
+    expect(memory.jwtSecret).not.toBe(first);
+  });
+
+  it('reads the settings', () => {
+    const config = loadConfig({
+      PORT: '0',
+      HOST: '0.0.0.0',
+      DATABASE_URL: 'postgres://u:p@db:5432/orders',
+      DATA_DIR: dataDir,
+      REDIS_URL: 'redis://cache:6379',
+      UPSTREAM_URL: 'https://erp.example.com/api/',
+      UPSTREAM_ADMIN_USERNAME: 'svc',
+      UPSTREAM_ADMIN_PASSWORD: 'pw',
+      UPSTREAM_TIMEOUT_MS: '2500',
+      JWT_SECRET: 'a-secret-of-enough-length',
+      JWT_TTL_SECONDS: '60',
+      JWT_REFRESH_WINDOW_SECONDS: '0',
+      PUBLIC_URL: 'https://shop.example.com',
+      SMTP_URL: 'smtp://u:p@mail:25',
+      MAIL_FROM: 'Shop <shop@example.com>',
+      RESTORE_CODE_TTL_SECONDS: '600',
+      WS_CODE_TTL_SECONDS: '30',
+      AUTH_RATE_LIMIT_PER_MINUTE: '0',
+      TRUST_PROXY: '2',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    });
+    expect(config).toMatchObject({
+      port: 0,
+      host: '0.0.0.0',
+      databaseUrl: 'postgres://u:p@db:5432/orders',
+      inMemory: false,
+      redisUrl: 'redis://cache:6379',
+      upstreamUrl: 'https://erp.example.com/api',
+      upstreamAdminUsername: 'svc',
+      upstreamAdminPassword: 'pw',
+      upstreamTimeoutMs: 2500,
+      jwtSecret: 'a-secret-of-enough-length',
+      jwtTtlSeconds: 60,
+      jwtRefreshWindowSeconds: 0,
+      publicUrl: 'https://shop.example.com',
+      smtpUrl: 'smtp://u:p@mail:25',
+      mailFrom: 'Shop <shop@example.com>',
+      restoreCodeTtlSeconds: 600,
+      wsCodeTtlSeconds: 30,
+      authRateLimitPerMinute: 0,
+      trustProxy: 2,
+      logLevel: 'warn',
+      production: true,
+    });
+    expect(loadConfig(env({ TRUST_PROXY: 'true' })).trustProxy).toBe(true);
+    expect(loadConfig(env({ TRUST_PROXY: 'false' })).trustProxy).toBeUndefined();
+    expect(loadConfig(env({ TRUST_PROXY: '10.0.0.0/8' })).trustProxy).toBe('10.0.0.0/8');
+    expect(loadConfig(env({ DATABASE_URL: 'postgresql://db/x' })).databaseUrl).toBe(
+      'postgresql://db/x',
+    );
+  });
+
+  it('treats an empty variable as unset', () => {
+    const config = loadConfig(env({ PORT: '', LOG_LEVEL: '', UPSTREAM_URL: '', DATABASE_URL: '' }));
+    expect(config.port).toBe(8000);
+    expect(config.logLevel).toBe('info');
+    expect(config.upstreamUrl).toBeUndefined();
+  });
+
+  const bad: [string, Record<string, string>][] = [
+    ['PORT', { PORT: 'abc' }],
+    ['PORT', { PORT: '70000' }],
+    ['PORT', { PORT: '-1' }],
+    ['PORT', { PORT: '80.5' }],
+    ['UPSTREAM_TIMEOUT_MS', { UPSTREAM_TIMEOUT_MS: '0' }],
+    ['UPSTREAM_TIMEOUT_MS', { UPSTREAM_TIMEOUT_MS: 'ten' }],
+    ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
+    ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
+    ['DATABASE_URL', { DATABASE_URL: 'not a url' }],
+    ['JWT_SECRET', { NODE_ENV: 'production' }],
+    ['JWT_SECRET', { JWT_SECRET: 'short' }],
+    ['UPSTREAM_ADMIN_USERNAME', { UPSTREAM_URL: 'http://erp:9000' }],
+    [
+      'UPSTREAM_ADMIN_PASSWORD',
+      { UPSTREAM_URL: 'http://erp:9000', UPSTREAM_ADMIN_USERNAME: 'svc' },
+    ],
+    ['UPSTREAM_URL', { UPSTREAM_URL: 'ftp://erp' }],
+    ['AUTH_RATE_LIMIT_PER_MINUTE', { AUTH_RATE_LIMIT_PER_MINUTE: '-1' }],
+    ['JWT_TTL_SECONDS', { JWT_TTL_SECONDS: '0' }],
+    ['REDIS_URL', { REDIS_URL: 'http://cache' }],
+    ['SMTP_URL', { SMTP_URL: 'mail.example.com' }],
+    ['PUBLIC_URL', { PUBLIC_URL: 'shop.example.com' }],
+    ['MAIL_FROM', { MAIL_FROM: 'nobody' }],
+  ];
+  it.each(bad)('refuses a bad %s with a one-line ConfigError naming it (%j)', (name, vars) => {
+    const error = configError(vars);
+    expect(error.message).toContain(name);
+    expect(error.message).not.toMatch(/[\r\n]/);
+    expect(error.message.length).toBeLessThan(200);
+  });
+
+  it('keeps the message on one line whatever the bad value holds', () => {
+    for (const [name, value] of [
+      ['PORT', '80\n81'],
+      ['LOG_LEVEL', 'info\nERROR: injected'],
+      ['DATABASE_URL', 'mysql://x\r\ny'],
+      ['MAIL_FROM', 'a\nb'],
+      ['UPSTREAM_URL', 'ftp://x/\ny'],
+    ]) {
+      const error = configError({ [name]: value });
+      expect(error.message, name).toContain(name);
+      expect(error.message, name).not.toMatch(/[\r\n]/);
+    }
+  });
+
+  it('does not repeat a secret it refuses', () => {
+    const error = configError({ JWT_SECRET: 'tooshort' });
+    expect(error.message).not.toContain('tooshort');
+    const url = configError({ DATABASE_URL: 'postgres://admin:hunter2@db:port/x' });
+    expect(url.message).toContain('DATABASE_URL');
+    expect(url.message).not.toContain('hunter2');
+  });
+});
+
+describe('npm start with a bad setting', () => {
+  it('exits 1 with one line on stderr naming the variable', async () => {
+    const child = spawn('npx', ['tsx', 'src/main.ts'], {
+      cwd: process.cwd(),
+      env: { ...process.env, PORT: 'abc', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code, stderr).toBe(1);
+    // npm's own warnings about the machine's npmrc are not the service's output.
+    const lines = stderr
+      .split('\n')
+      .filter((line) => line !== '' && !/^npm (warn|notice)/i.test(line));
+    expect(lines, stderr).toHaveLength(1);
+    expect(lines[0], stderr).toContain('PORT');
+    expect(lines[0]).not.toMatch(/\bat .+:\d+/);
+    expect(stdout).toBe('');
+  });
+});

@@ -1,0 +1,77 @@
+import { Writable } from 'node:stream';
+import type { FastifyBaseLogger } from 'fastify';
+import pino from 'pino';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BackgroundMailer, createMailer } from '../../src/mail/mailer.js';
+import { closedPort, type SmtpReceiver, startSmtpReceiver } from './smtp.js';
+
+/** A logger whose lines the test reads. */
+function capturingLog(): { log: FastifyBaseLogger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { log: pino({ level: 'info' }, stream) as unknown as FastifyBaseLogger, lines };
+}
+
+const message = {
+  to: 'anna@example.com',
+  subject: 'Hello',
+  text: 'Plain text 123456',
+  html: '<p>HTML <strong>123456</strong></p>',
+};
+
+describe('mailer', () => {
+  let smtp: SmtpReceiver;
+  beforeAll(async () => {
+    smtp = await startSmtpReceiver();
+  });
+  afterAll(async () => {
+    await smtp.close();
+  });
+
+  it('without SMTP_URL writes the message text to the log at level info', async () => {
+    const { log, lines } = capturingLog();
+    const mailer = createMailer({ smtpUrl: undefined, from: 'no-reply@localhost', log });
+    await mailer.send(message);
+    await mailer.close();
+    const line = lines.find((l) => l.mail !== undefined) as {
+      level: number;
+      mail: { to: string; subject: string; text: string };
+    };
+    expect(line.level).toBe(30);
+    expect(line.mail).toEqual({ to: message.to, subject: 'Hello', text: 'Plain text 123456' });
+  });
+
+  it('with SMTP_URL sends text and HTML from MAIL_FROM over SMTP', async () => {
+    const { log } = capturingLog();
+    const mailer = createMailer({ smtpUrl: smtp.url, from: 'shop@example.com', log });
+    await mailer.send(message);
+    await mailer.close();
+    const mail = await smtp.next('anna@example.com');
+    expect(mail.from).toBe('shop@example.com');
+    expect(mail.content).toContain('Subject: Hello');
+    expect(mail.content).toContain('text/plain');
+    expect(mail.content).toContain('Plain text 123456');
+    expect(mail.content).toContain('text/html');
+    expect(mail.content).toContain('<strong>123456</strong>');
+  });
+
+  it('a send failure in the background is logged without the address, and close() waits', async () => {
+    const { log, lines } = capturingLog();
+    const port = await closedPort();
+    const background = new BackgroundMailer(
+      createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'a@b.c', log }),
+      log,
+    );
+    background.enqueue(message, 'test e-mail');
+    await background.close();
+    const line = lines.find((l) => l.msg === 'test e-mail: not sent');
+    expect(line?.level).toBe(40);
+    expect(JSON.stringify(lines)).not.toContain('anna@example.com');
+    expect(JSON.stringify(lines)).not.toContain('123456');
+  });
+});
