@@ -1,4 +1,4 @@
-import { and, eq, inArray, notInArray, sql } from 'drizzle-orm';
+import { and, eq, notInArray, sql } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { memberships, organizations, users } from '../db/schema.js';
@@ -75,13 +75,4 @@ export async function ensureUser(db: Db, username: string, nowMicros: number): P
     .onConflictDoUpdate({ target: users.username, set: { username: sql`excluded.username` } })
     .returning({ id: users.id });
   return row.id;
-}
-
-export async function userIdsByName(db: Db, names: string[]): Promise<Map<string, number>> {
-  if (names.length === 0) return new Map();
-  const rows = await db
-    .select({ id: users.id, username: users.username })
-    .from(users)
-    .where(inArray(users.username, names));
-  return new Map(rows.map((r) => [r.username, r.id]));
 }

@@ -6,7 +6,7 @@ import { randomControlHook } from '../controls/random.js';
 import { carts, memberships, organizations, stores } from '../db/schema.js';
 import { currentUser, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
-import { envelope, Paged, pageOf } from '../http/pagination.js';
+import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
 import { notifyCheckedOut, notifyCheckoutFailed } from '../notifications/events.js';
 import { isoText } from './access.js';
@@ -107,12 +107,12 @@ export default async function cartRoutes(app: App): Promise<void> {
       const user = currentUser(request);
       const page = pageOf(request.query);
       const where = cartFilter(user, request.query, clock.nowMicros());
-      const count = await countCarts(db, where);
-      const results =
-        count > page.offset
-          ? await listCarts(db, where, request.query.ordering, page.size, page.offset)
-          : [];
-      return envelope(request, page, count, results);
+      return paginate(
+        request,
+        page,
+        () => countCarts(db, where),
+        (limit, offset) => listCarts(db, where, request.query.ordering, limit, offset),
+      );
     },
   );
 

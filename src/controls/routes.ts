@@ -3,7 +3,7 @@ import type { App } from '../app.js';
 import { controls } from '../db/schema.js';
 import { currentUser } from '../http/auth.js';
 import { errors } from '../http/errors.js';
-import { envelope, Paged, pageOf } from '../http/pagination.js';
+import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { isTrue, parseOrdering } from '../http/query.js';
 import { IdParams } from '../http/schemas.js';
 import { notifyControlCreated, notifyControlVerified } from '../notifications/events.js';
@@ -120,26 +120,32 @@ export default async function controlsRoutes(app: App): Promise<void> {
           ? undefined
           : eq(controls.isRandom, !!isTrue(query.is_random)),
       );
-      const [{ count }] = await db
-        .select({ count: sql<number>`count(*)::int` })
-        .from(controls)
-        .where(where);
       const { descending } = parseOrdering<(typeof ORDERING_KEYS)[number]>(
         query.ordering,
         '-created',
       );
       const direction = descending ? desc : asc;
-      const rows =
-        count > page.offset
-          ? await db
-              .select()
-              .from(controls)
-              .where(where)
-              .orderBy(direction(controls.created), direction(controls.id))
-              .limit(page.size)
-              .offset(page.offset)
-          : [];
-      return envelope(request, page, count, await withCarts(db, rows));
+      return paginate(
+        request,
+        page,
+        async () => {
+          const [{ count }] = await db
+            .select({ count: sql<number>`count(*)::int` })
+            .from(controls)
+            .where(where);
+          return count;
+        },
+        async (limit, offset) => {
+          const rows = await db
+            .select()
+            .from(controls)
+            .where(where)
+            .orderBy(direction(controls.created), direction(controls.id))
+            .limit(limit)
+            .offset(offset);
+          return withCarts(db, rows);
+        },
+      );
     },
   );
 

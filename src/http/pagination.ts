@@ -69,3 +69,18 @@ export function envelope<T>(request: FastifyRequest, page: Page, count: number, 
     results,
   };
 }
+
+/**
+ * One page of a list: counts first, fetches rows only when the page can hold any, and
+ * wraps them in the envelope (a page past the end is 404 without fetching).
+ */
+export async function paginate<T>(
+  request: FastifyRequest,
+  page: Page,
+  count: () => Promise<number>,
+  fetchPage: (limit: number, offset: number) => Promise<T[]>,
+) {
+  const total = await count();
+  const results = total > page.offset ? await fetchPage(page.size, page.offset) : [];
+  return envelope(request, page, total, results);
+}

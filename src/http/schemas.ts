@@ -11,8 +11,3 @@ export function Nullable<T extends TSchema>(schema: T) {
 }
 
 export const IdParams = Type.Object({ id: Type.String({ pattern: '^[0-9]{1,9}$' }) });
-
-export const ErrorBody = Type.Object(
-  { detail: Type.String(), code: Type.String() },
-  { description: 'Error: `{"detail", "code"}`' },
-);

@@ -5,7 +5,7 @@ import { itemRecord } from '../carts/queries.js';
 import { carts, items } from '../db/schema.js';
 import { currentUser } from '../http/auth.js';
 import { errors } from '../http/errors.js';
-import { envelope, Paged, pageOf } from '../http/pagination.js';
+import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
 import { addItem, deleteItem, setItemQuantity } from './logic.js';
 import { CartItem, ItemCreateBody, ItemListQuery, ItemUpdateBody } from './schemas.js';
@@ -59,27 +59,28 @@ export default async function itemRoutes(app: App): Promise<void> {
         visibleTo(user),
         request.query.cart === undefined ? undefined : eq(items.cartId, Number(request.query.cart)),
       );
-      const [{ count }] = await db
-        .select({ count: sql<number>`count(*)::int` })
-        .from(items)
-        .innerJoin(carts, eq(carts.id, items.cartId))
-        .where(where);
-      const rows =
-        count > page.offset
-          ? await db
-              .select({ item: items })
-              .from(items)
-              .innerJoin(carts, eq(carts.id, items.cartId))
-              .where(where)
-              .orderBy(asc(items.created), asc(items.id))
-              .limit(page.size)
-              .offset(page.offset)
-          : [];
-      return envelope(
+      return paginate(
         request,
         page,
-        count,
-        rows.map((r) => itemRecord(r.item)),
+        async () => {
+          const [{ count }] = await db
+            .select({ count: sql<number>`count(*)::int` })
+            .from(items)
+            .innerJoin(carts, eq(carts.id, items.cartId))
+            .where(where);
+          return count;
+        },
+        async (limit, offset) => {
+          const rows = await db
+            .select({ item: items })
+            .from(items)
+            .innerJoin(carts, eq(carts.id, items.cartId))
+            .where(where)
+            .orderBy(asc(items.created), asc(items.id))
+            .limit(limit)
+            .offset(offset);
+          return rows.map((r) => itemRecord(r.item));
+        },
       );
     },
   );

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { App } from '../app.js';
 import { options } from '../db/schema.js';
-import { envelope, Paged, pageOf } from '../http/pagination.js';
+import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { Option, OptionListQuery } from './schemas.js';
 
 function optionRecord(row: typeof options.$inferSelect) {
@@ -41,21 +41,27 @@ export default async function optionsRoutes(app: App): Promise<void> {
       const name = request.query.name;
       // As django-filter: an empty value is no filter.
       const where = and(eq(options.isPublic, true), name ? eq(options.name, name) : undefined);
-      const [{ count }] = await db
-        .select({ count: sql<number>`count(*)::int` })
-        .from(options)
-        .where(where);
-      const rows =
-        count > page.offset
-          ? await db
-              .select()
-              .from(options)
-              .where(where)
-              .orderBy(asc(options.name), asc(options.id))
-              .limit(page.size)
-              .offset(page.offset)
-          : [];
-      return envelope(request, page, count, rows.map(optionRecord));
+      return paginate(
+        request,
+        page,
+        async () => {
+          const [{ count }] = await db
+            .select({ count: sql<number>`count(*)::int` })
+            .from(options)
+            .where(where);
+          return count;
+        },
+        async (limit, offset) => {
+          const rows = await db
+            .select()
+            .from(options)
+            .where(where)
+            .orderBy(asc(options.name), asc(options.id))
+            .limit(limit)
+            .offset(offset);
+          return rows.map(optionRecord);
+        },
+      );
     },
   );
 }

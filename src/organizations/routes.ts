@@ -1,7 +1,7 @@
 import type { App } from '../app.js';
 import { currentUser, requireUpstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
-import { envelope, Paged, pageOf } from '../http/pagination.js';
+import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { isTrue } from '../http/query.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import {
@@ -47,10 +47,12 @@ export default async function organizationsRoutes(app: App): Promise<void> {
       const user = currentUser(request);
       const page = pageOf(request.query);
       const where = membershipFilter(user.id, isTrue(request.query.favorites));
-      const count = await countOrganizations(db, where);
-      const results =
-        count > page.offset ? await listOrganizations(db, where, page.size, page.offset) : [];
-      return envelope(request, page, count, results);
+      return paginate(
+        request,
+        page,
+        () => countOrganizations(db, where),
+        (limit, offset) => listOrganizations(db, where, limit, offset),
+      );
     },
   );
 

@@ -3,7 +3,7 @@ import type { App } from '../app.js';
 import { shoppingListItems } from '../db/schema.js';
 import { currentUser } from '../http/auth.js';
 import { errors } from '../http/errors.js';
-import { envelope, Paged, pageOf } from '../http/pagination.js';
+import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
 import {
   cleanName,
@@ -57,12 +57,12 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
       const user = currentUser(request);
       const page = pageOf(request.query);
       const where = listFilter(user.id, request.query);
-      const count = await countLists(db, where);
-      const results =
-        count > page.offset
-          ? await listLists(db, where, request.query.ordering, page.size, page.offset)
-          : [];
-      return envelope(request, page, count, results);
+      return paginate(
+        request,
+        page,
+        () => countLists(db, where),
+        (limit, offset) => listLists(db, where, request.query.ordering, limit, offset),
+      );
     },
   );
 
@@ -172,21 +172,27 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         itemOwnedBy(db, user.id),
         listId === undefined ? undefined : eq(shoppingListItems.shoppingListId, Number(listId)),
       );
-      const [{ count }] = await db
-        .select({ count: sql<number>`count(*)::int` })
-        .from(shoppingListItems)
-        .where(where);
-      const rows =
-        count > page.offset
-          ? await db
-              .select()
-              .from(shoppingListItems)
-              .where(where)
-              .orderBy(asc(shoppingListItems.created), asc(shoppingListItems.id))
-              .limit(page.size)
-              .offset(page.offset)
-          : [];
-      return envelope(request, page, count, rows.map(itemRecord));
+      return paginate(
+        request,
+        page,
+        async () => {
+          const [{ count }] = await db
+            .select({ count: sql<number>`count(*)::int` })
+            .from(shoppingListItems)
+            .where(where);
+          return count;
+        },
+        async (limit, offset) => {
+          const rows = await db
+            .select()
+            .from(shoppingListItems)
+            .where(where)
+            .orderBy(asc(shoppingListItems.created), asc(shoppingListItems.id))
+            .limit(limit)
+            .offset(offset);
+          return rows.map(itemRecord);
+        },
+      );
     },
   );
 

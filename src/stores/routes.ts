@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 import type { App } from '../app.js';
 import { errors } from '../http/errors.js';
-import { envelope, Paged, pageOf } from '../http/pagination.js';
+import { Paged, pageOf, paginate } from '../http/pagination.js';
 import {
   countStores,
   findStore,
@@ -36,10 +36,12 @@ export default async function storesRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const page = pageOf(request.query);
-      const count = await countStores(db);
-      const results = count > page.offset ? await listStores(db, page.size, page.offset) : [];
-      return envelope(request, page, count, results);
+      return paginate(
+        request,
+        pageOf(request.query),
+        () => countStores(db),
+        (limit, offset) => listStores(db, limit, offset),
+      );
     },
   );
 
