@@ -3,7 +3,6 @@ import { type App, buildApp, type Deps } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { openDatabase } from './db/client.js';
-import { Notifier } from './notifications/notifier.js';
 import { UpstreamClient } from './upstream/client.js';
 import { DEMO_SERVICE_ACCOUNT } from './upstream/simulator/data.js';
 import { type Simulator, startSimulator } from './upstream/simulator/server.js';
@@ -57,8 +56,6 @@ export async function startService(config: Config, options: ServiceOptions = {})
     upstream,
     clock: options.clock ?? systemClock,
     random: secureRandom,
-    // Redis pub/sub when REDIS_URL is set, so every instance reaches its own sockets.
-    notifier: new Notifier({ redisUrl: config.redisUrl }),
   };
   if (simulator && options.onSimulator) await options.onSimulator(deps);
   const app = await buildApp(deps);
@@ -81,9 +78,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     simulator,
     stop() {
       stopping ??= (async () => {
-        // Closes WebSockets with 1001, then the notifier (idempotent, as app close did it).
+        // Closes WebSockets with 1001 and the notifier buildApp made from config.
         await app.close();
-        await deps.notifier?.close();
         await upstream.close();
         await simulator?.close();
         await database.close();
