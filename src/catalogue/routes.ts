@@ -1,6 +1,7 @@
 import type { App } from '../app.js';
 import { requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
+import { shapeCheck } from '../upstream/shape.js';
 import {
   ArticleParams,
   CategoryTrees,
@@ -9,7 +10,6 @@ import {
   ProductStock,
   StockQuery,
 } from './schemas.js';
-import { shapeCheck } from './upstream.js';
 
 const tags = ['catalogue'];
 const security = [{ bearer: [], upstream: [] }];

@@ -3,7 +3,7 @@ import { currentUser, requireUpstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { isTrue } from '../http/query.js';
-import { UpstreamFailure } from '../upstream/errors.js';
+import { shapeCheck } from '../upstream/shape.js';
 import {
   countOrganizations,
   isMember,
@@ -24,6 +24,8 @@ const FAVORITE_NOTE =
   'No body (an empty JSON body is accepted too); answers 200 with no body. Idempotent. ' +
   'An organization the user is not a member of, or an unknown one, is 404. Favourites are ' +
   "per user and survive a new login as long as upstream keeps the user's membership.";
+
+const checkCredit = shapeCheck(CreditAnswer, 'credit');
 
 export default async function organizationsRoutes(app: App): Promise<void> {
   const { database, upstream } = app.deps;
@@ -107,10 +109,7 @@ export default async function organizationsRoutes(app: App): Promise<void> {
       }
       const answer = await upstream.credit({ token }, organizationId);
       if (!answer) throw errors.notFound();
-      if (typeof answer.credit !== 'boolean') {
-        throw new UpstreamFailure('bad_response', 'credit', 200);
-      }
-      return { credit: answer.credit };
+      return { credit: checkCredit(answer).credit };
     },
   );
 }

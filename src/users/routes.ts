@@ -1,9 +1,9 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../app.js';
-import { shapeCheck } from '../catalogue/upstream.js';
 import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import { shapeCheck } from '../upstream/shape.js';
 import { usersContext } from './context.js';
 import { codeMail, linkMail } from './html.js';
 import { codeHash, issueCode, redeem } from './restore.js';

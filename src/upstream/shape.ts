@@ -1,6 +1,6 @@
 import type { Static, TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
-import { UpstreamFailure } from '../upstream/errors.js';
+import { UpstreamFailure } from './errors.js';
 
 /**
  * A check of an upstream answer against the contract's shape. An answer that does not fit
