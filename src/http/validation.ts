@@ -7,9 +7,16 @@ import type { FieldErrors } from './errors.js';
  */
 export function fieldErrors(validation: FastifySchemaValidationError[]): FieldErrors {
   const out: FieldErrors = {};
+  // A value failing a union (`Nullable(x)`, a list of literals) fails every branch; the
+  // first branch says what was expected, the others ("Expected null.") only add noise.
+  const unionReported = new Set<string>();
   for (const error of validation) {
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf') continue;
     const field = fieldOf(error);
+    if (/\/(anyOf|oneOf)\/\d+\//.test(error.schemaPath)) {
+      if (unionReported.has(field)) continue;
+      unionReported.add(field);
+    }
     const message = messageOf(error);
     const list = out[field] ?? [];
     if (!list.includes(message)) list.push(message);

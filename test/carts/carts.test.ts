@@ -130,6 +130,22 @@ describe('POST carts/', () => {
     });
     expect(wrongType.status).toBe(400);
     expect(wrongType.body.organization).toEqual(['Not a valid string.']);
+    // Nullable fields: one message, not one per branch of the union.
+    const nullable = await ctx.request('POST', '/api/v1/carts/', {
+      token: anna.token,
+      body: {
+        store: 5,
+        reference: [],
+        organization: annaOrgs[0],
+        customer_order_number: 'X',
+        order_mark: '',
+      },
+    });
+    expect(nullable.status).toBe(400);
+    expect(nullable.body).toEqual({
+      store: ['Not a valid string.'],
+      reference: ['Not a valid string.'],
+    });
   });
 
   it('needs a token', async () => {
