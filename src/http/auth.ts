@@ -92,7 +92,10 @@ export function upstreamToken(request: FastifyRequest): string | undefined {
   if (!header?.trim()) return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header.trim());
   if (match) return match[1];
-  return /^\S+$/.test(header.trim()) ? header.trim() : undefined;
+  const bare = header.trim();
+  // `Bearer` alone is the scheme without its token, not a bare token.
+  if (/^bearer$/i.test(bare)) return undefined;
+  return /^\S+$/.test(bare) ? bare : undefined;
 }
 
 export function requireUpstreamToken(request: FastifyRequest): string {

@@ -437,6 +437,9 @@ describe('Authorization-Upstream on the product calls', () => {
       {},
       { 'authorization-upstream': '' },
       { 'authorization-upstream': ' ' },
+      // The scheme with no token is no token (not the token "Bearer").
+      { 'authorization-upstream': 'Bearer' },
+      { 'authorization-upstream': 'bearer  ' },
     ];
     for (const headers of variants) {
       const answer = await ctx.request('GET', `/api/v1/${path}`, { token: anna.token, headers });
