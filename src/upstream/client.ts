@@ -86,7 +86,15 @@ export class UpstreamClient {
   }
 
   /** false when `password` is not the current one. */
-  async changePassword(token: string, password: string, newPassword: string): Promise<boolean> {
+  /**
+   * upstream-erp.md: 400 `invalid_password` is a wrong current password; any other 400 is
+   * upstream refusing the new one (its own password policy).
+   */
+  async changePassword(
+    token: string,
+    password: string,
+    newPassword: string,
+  ): Promise<'changed' | 'wrong_password' | 'new_password_refused'> {
     const answer = await this.call(
       'me.password',
       'PUT',
@@ -95,7 +103,9 @@ export class UpstreamClient {
       { password, new_password: newPassword },
       [204, 400],
     );
-    return answer.status === 204;
+    if (answer.status === 204) return 'changed';
+    const error = (answer.body as { error?: unknown } | undefined)?.error;
+    return error === 'invalid_password' ? 'wrong_password' : 'new_password_refused';
   }
 
   async findUser(username: string): Promise<{ username: string; email: string } | null> {

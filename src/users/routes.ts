@@ -67,9 +67,13 @@ export default async function userRoutes(app: App): Promise<void> {
       const token = requireUpstreamToken(request);
       await requireOwnToken(upstream, token, user.username);
       const { password, new_password } = request.body;
-      const changed = await upstream.changePassword(token, password, new_password);
-      if (!changed)
+      const outcome = await upstream.changePassword(token, password, new_password);
+      if (outcome === 'wrong_password') {
         throw errors.field('password', 'Your current password was entered incorrectly.');
+      }
+      if (outcome === 'new_password_refused') {
+        throw errors.field('new_password', 'The upstream system refused this password.');
+      }
       return { detail: 'Password changed.' };
     },
   );

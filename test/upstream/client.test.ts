@@ -71,6 +71,17 @@ afterAll(async () => {
 });
 
 describe('answers', () => {
+  it('tells a wrong current password from a refused new one on password change', async () => {
+    const upstream = client();
+    const anna = password('anna');
+    expect(await upstream.changePassword(annaToken, 'wrong', 'long-enough-1')).toBe(
+      'wrong_password',
+    );
+    // The simulator's policy: at least 8 characters.
+    expect(await upstream.changePassword(annaToken, anna, 'short')).toBe('new_password_refused');
+    expect(sim.data.users.find((u) => u.username === 'anna')!.password).toBe(anna);
+  });
+
   it('reads products, prices, stock, categories and credit with a user token', async () => {
     const upstream = client();
     const caller = { token: annaToken };

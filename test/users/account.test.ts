@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SimRoute } from '../../src/upstream/simulator/faults.js';
 import { PASSWORDS, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 
@@ -79,6 +79,22 @@ describe('PATCH users/me/change-password/', () => {
       new_password: PASSWORDS.anna,
     });
     expect(back.status).toBe(200);
+  });
+
+  it('a new password refused by upstream policy is 400 on new_password', async () => {
+    const spy = vi
+      .spyOn(ctx.deps.upstream, 'changePassword')
+      .mockResolvedValueOnce('new_password_refused');
+    try {
+      const answer = await changePassword(anna, {
+        password: PASSWORDS.anna,
+        new_password: 'fine-by-us-1',
+      });
+      expect(answer.status).toBe(400);
+      expect(Object.keys(answer.body)).toEqual(['new_password']);
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it('a wrong current password is 400 on password, and nothing changes', async () => {
