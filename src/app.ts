@@ -21,6 +21,7 @@ import type { Database } from './db/client.js';
 import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { installConventions } from './http/conventions.js';
+import { parseQueryString } from './http/query.js';
 import itemRoutes from './items/routes.js';
 import { Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
@@ -117,6 +118,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       ignoreTrailingSlash: false,
       ignoreDuplicateSlashes: false,
       maxParamLength: 200,
+      querystringParser: parseQueryString,
     },
     ajv: {
       customOptions: { coerceTypes: false, allErrors: true, verbose: true, removeAdditional: true },

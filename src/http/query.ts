@@ -1,3 +1,4 @@
+import { parse } from 'node:querystring';
 import { Type } from 'typebox';
 import { parseTimestamp } from '../clock.js';
 import { errors } from './errors.js';
@@ -57,4 +58,13 @@ export function parseOrdering<K extends string>(
   return raw.startsWith('-')
     ? { key: raw.slice(1) as K, descending: true }
     : { key: raw as K, descending: false };
+}
+
+/** The query string, each parameter once: a repeated one keeps its last value, as in DRF. */
+export function parseQueryString(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parse(text))) {
+    out[name] = Array.isArray(value) ? (value.at(-1) ?? '') : (value ?? '');
+  }
+  return out;
 }

@@ -192,6 +192,15 @@ describe('boolean query values', () => {
     }
   });
 
+  it('takes the last value of a repeated parameter, as DRF does', async () => {
+    expect((await list('?checkout=True&checkout=False')).body.count).toBe(CART_COUNT);
+    expect((await list('?checkout=False&checkout=True')).body.count).toBe(0);
+    const paged = await list('?page_size=5&page_size=2&page=3&page=1');
+    expect(paged.status).toBe(200);
+    expect(paged.body.results).toHaveLength(2);
+    expect(paged.body.previous).toBeNull();
+  });
+
   it('answers anything else with 400 on that parameter', async () => {
     for (const value of ['yes', 'no', 'TRUE', 'T', '2', 'on', 'null']) {
       const answer = await list(`?checkout=${value}`);
