@@ -107,8 +107,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
               }),
             },
           },
-    requestIdHeader: 'x-request-id',
-    genReqId: () => randomUUID(),
+    // A client's X-Request-Id is kept only when it is a plain token of sane length: it goes
+    // into every log line and back into the answer.
+    requestIdHeader: false,
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
+    },
     // biome-ignore lint/suspicious/noExplicitAny: Fastify types take a hop count, its typings do not
     trustProxy: (config.trustProxy ?? false) as any,
     bodyLimit: config.bodyLimit,

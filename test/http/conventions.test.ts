@@ -432,4 +432,14 @@ describe('request ids', () => {
     expect(second).toMatch(/^[0-9a-f-]{36}$/);
     expect(first).not.toBe(second);
   });
+
+  it('replaces an overlong or odd X-Request-Id with a generated one', async () => {
+    for (const given of ['x'.repeat(129), 'has space', 'quote"', '<script>']) {
+      const answer = await ctx.request('GET', '/healthz', { headers: { 'x-request-id': given } });
+      expect(answer.headers.get('x-request-id'), given).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    const longest = 'a'.repeat(128);
+    const kept = await ctx.request('GET', '/healthz', { headers: { 'x-request-id': longest } });
+    expect(kept.headers.get('x-request-id')).toBe(longest);
+  });
 });
