@@ -3,7 +3,9 @@
  * the real app on a local port (embedded database, or BENCH_DATABASE_URL for PostgreSQL).
  * Server and load share the machine: compare runs on the same machine only.
  */
+import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
@@ -22,8 +24,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 
 async function main(): Promise<void> {
   const sim = await startSimulator();
-  const url = process.env.BENCH_DATABASE_URL;
-  const database = await openDatabase(url ? { url, poolSize: 20 } : {});
+  const server = process.env.BENCH_DATABASE_URL;
+  // A database of its own on that server, dropped afterwards: the bench writes rows.
+  const scratch = server ? await createScratchDatabase(server) : undefined;
+  const database = await openDatabase(scratch ? { url: scratch.url, poolSize: 20 } : {});
   await database.migrate();
   const config = loadConfig({
     DATABASE_URL: 'memory://',
@@ -130,6 +134,24 @@ async function main(): Promise<void> {
   await upstream.close();
   await sim.close();
   await database.close();
+  await scratch?.drop();
+}
+
+async function createScratchDatabase(serverUrl: string) {
+  const name = `ordering_bench_${randomBytes(4).toString('hex')}`;
+  const admin = async (statement: string) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(statement);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`create database ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`drop database if exists ${name} with (force)`) };
 }
 
 main().catch((error) => {
