@@ -49,9 +49,11 @@ export function installConventions(app: FastifyInstance): void {
   // As in DRF, no body where an object is expected is an empty object: the answer names the
   // required fields instead of a bare "may not be null".
   app.addHook('preValidation', async (request) => {
-    if (request.body !== undefined) return;
-    const schema = request.routeOptions.schema?.body as { type?: unknown } | undefined;
-    if (schema?.type === 'object') request.body = {};
+    if (request.body === undefined) {
+      const schema = request.routeOptions.schema?.body as { type?: unknown } | undefined;
+      if (schema?.type === 'object') request.body = {};
+    }
+    refuseNullCharacters(request);
   });
 
   app.setNotFoundHandler((request, reply) => {
@@ -123,4 +125,32 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
 function splitUrl(url: string): [string, string] {
   const at = url.indexOf('?');
   return at === -1 ? [url, ''] : [url.slice(0, at), url.slice(at + 1)];
+}
+
+const NUL = '\u0000';
+
+/**
+ * PostgreSQL text cannot hold U+0000, so such a value would fail in the database (500).
+ * Refused here for every route, as DRF does: a path parameter names no object (404); a
+ * query or body field is a 400 on that field.
+ */
+function refuseNullCharacters(request: FastifyRequest): void {
+  const params = request.params as Record<string, unknown> | undefined;
+  if (params && Object.values(params).some((v) => typeof v === 'string' && v.includes(NUL))) {
+    throw errors.notFound();
+  }
+  const fields: Record<string, string[]> = {};
+  const visit = (value: unknown, path: string[]) => {
+    if (typeof value === 'string') {
+      if (value.includes(NUL))
+        fields[path.join('.') || 'non_field_errors'] = ['Null characters are not allowed.'];
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => visit(item, [...path, String(i)]));
+    } else if (value && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) visit(item, [...path, key]);
+    }
+  };
+  visit(request.query, []);
+  visit(request.body, []);
+  if (Object.keys(fields).length > 0) throw errors.validation(fields);
 }

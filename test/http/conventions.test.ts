@@ -443,3 +443,27 @@ describe('request ids', () => {
     expect(kept.headers.get('x-request-id')).toBe(longest);
   });
 });
+
+describe('null characters (PostgreSQL text cannot hold them)', () => {
+  it('a path parameter with one names no object: 404', async () => {
+    const session = await ctx.login('anna');
+    const answer = await ctx.request('GET', '/api/v1/stores/40123%0045000009/', {
+      token: session.token,
+    });
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ detail: 'Not found.', code: 'not_found' });
+  });
+
+  it('a query or body field with one is a 400 on that field', async () => {
+    const session = await ctx.login('anna');
+    const query = await ctx.request('GET', '/api/v1/carts/?gln=%00', { token: session.token });
+    expect(query.status).toBe(400);
+    expect(query.body).toEqual({ gln: ['Null characters are not allowed.'] });
+    const body = await ctx.request('POST', '/api/v1/carts/', {
+      token: session.token,
+      body: { organization: 'ORG-1001', customer_order_number: 'PO\u0000', order_mark: '' },
+    });
+    expect(body.status).toBe(400);
+    expect(body.body).toEqual({ customer_order_number: ['Null characters are not allowed.'] });
+  });
+});
