@@ -145,7 +145,7 @@ function refuseNullCharacters(request: FastifyRequest): void {
       if (value.includes(NUL))
         fields[path.join('.') || 'non_field_errors'] = ['Null characters are not allowed.'];
     } else if (Array.isArray(value)) {
-      value.forEach((item, i) => visit(item, [...path, String(i)]));
+      for (const [i, item] of value.entries()) visit(item, [...path, String(i)]);
     } else if (value && typeof value === 'object') {
       for (const [key, item] of Object.entries(value)) visit(item, [...path, key]);
     }
