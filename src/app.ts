@@ -149,8 +149,15 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   );
   app.decorate('tokens', tokens);
 
+  // While closing, answers in flight end their connection: a kept-alive socket would hold
+  // server.close() (and the process) until the keep-alive timeout.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
   });
 
   installConventions(app);

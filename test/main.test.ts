@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { request as httpRequest } from 'node:http';
 import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../src/upstream/simulator/data.js';
@@ -78,17 +79,33 @@ describe('the service process (src/main.ts)', () => {
     });
     expect(carts.status).toBe(200);
 
-    // A slow login is in flight when SIGTERM arrives: it still completes.
+    // A slow login is in flight when SIGTERM arrives: it still completes, and closes its
+    // keep-alive connection so the process need not wait out the keep-alive timeout.
     sim.inject('auth.token', { type: 'delay', ms: 1000 });
-    const slow = fetch(
-      `${url}/api/v1/auth/jwt/token/`,
-      post({ username: anna.username, password: anna.password }),
-    );
+    const slow = new Promise<{ status: number; connection?: string }>((resolve, reject) => {
+      const call = httpRequest(
+        `${url}/api/v1/auth/jwt/token/`,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', connection: 'keep-alive' },
+        },
+        (response) => {
+          response.resume();
+          response.on('end', () =>
+            resolve({ status: response.statusCode!, connection: response.headers.connection }),
+          );
+        },
+      );
+      call.on('error', reject);
+      call.end(JSON.stringify({ username: anna.username, password: anna.password }));
+    });
     while (!sim.calls.some((c, i) => c.route === 'auth.token' && i > 1)) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     child.kill('SIGTERM');
-    expect((await slow).status).toBe(200);
+    const answer = await slow;
+    expect(answer.status).toBe(200);
+    expect(answer.connection).toBe('close');
     const [code] = await exited;
     expect(code).toBe(0);
     expect(output).toContain('shutting down');
