@@ -22,6 +22,7 @@ import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { installConventions } from './http/conventions.js';
 import { parseQueryString } from './http/query.js';
+import { installRequestScope } from './http/request-scope.js';
 import itemRoutes from './items/routes.js';
 import { Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
@@ -161,6 +162,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   });
 
   installConventions(app);
+  installRequestScope(app);
   installAuth(app, tokens, deps.database.db);
 
   await app.register(swagger, {

@@ -28,6 +28,9 @@ export interface Config {
   logLevel: string;
   bodyLimit: number;
   production: boolean;
+  databasePoolSize: number;
+  databasePoolTimeoutMs: number;
+  databaseStatementTimeoutMs: number;
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -148,5 +151,8 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimit: 1024 * 1024,
     production,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    databasePoolTimeoutMs: integer(env, 'DATABASE_POOL_TIMEOUT_MS', 3000, 1, 600_000),
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
   };
 }

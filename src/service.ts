@@ -1,8 +1,11 @@
 import { randomInt } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { type Logger, pino } from 'pino';
 import { type App, buildApp, type Deps } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
-import { openDatabase } from './db/client.js';
+import { type Database, openDatabase } from './db/client.js';
+import { isDatabaseUnavailable } from './db/errors.js';
 import { UpstreamClient } from './upstream/client.js';
 import { DEMO_SERVICE_ACCOUNT } from './upstream/simulator/data.js';
 import { type Simulator, startSimulator } from './upstream/simulator/server.js';
@@ -25,15 +28,43 @@ export interface ServiceOptions {
 const secureRandom = () => randomInt(0, 2 ** 48) / 2 ** 48;
 
 /**
+ * Applies migrations, waiting for a database that is not reachable yet (a deploy that starts
+ * beside a database restart); any other failure (bad credentials, a bad migration) ends the
+ * start.
+ */
+async function migrateWhenReachable(database: Database, log: Logger): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await database.migrate();
+      return;
+    } catch (error) {
+      if (!isDatabaseUnavailable(error)) throw error;
+      const wait = Math.min(250 * 2 ** (attempt - 1), 5000);
+      log.warn(
+        { err: { message: (error as Error).message }, attempt, retryInMs: wait },
+        'database unavailable: migrations will be retried',
+      );
+      await delay(wait);
+    }
+  }
+}
+
+/**
  * Opens the database (migrating it), the upstream client (starting the bundled simulator
  * when UPSTREAM_URL is unset) and the app, and listens.
  */
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
+  // Until the app (and its logger) exists, start-up logs through a logger of its own.
+  const log = pino({ level: config.logLevel });
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.inMemory ? undefined : config.dataDir,
+    poolSize: config.databasePoolSize,
+    poolTimeoutMs: config.databasePoolTimeoutMs,
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    log,
   });
-  await database.migrate();
+  await migrateWhenReachable(database, log);
   let simulator: Simulator | undefined;
   let upstreamUrl = config.upstreamUrl;
   let serviceAccount = {

@@ -8,7 +8,9 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { GuardedPool } from './pool.js';
 import * as schema from './schema.js';
 
 export type Schema = typeof schema;
@@ -37,23 +39,40 @@ export interface DatabaseOptions {
   loadDataDir?: Blob | File;
   /** Server: pool size. */
   poolSize?: number;
+  /** Server: bound on the wait for a pool connection (queue plus connecting). */
+  poolTimeoutMs?: number;
+  /** Server: statement_timeout; a statement with no answer drops its connection 1 s later. */
+  statementTimeoutMs?: number;
+  /** Server: where connection errors and unknown commit outcomes are reported. */
+  log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
+  if (options.url) return openPostgres(options.url, options);
   return openPglite(options.dataDir, options.loadDataDir);
 }
 
-async function openPostgres(url: string, max: number): Promise<Database> {
-  // Session zone UTC: timestamptz comes back as `… +00` text, which clock.ts formats.
-  const pool = new pg.Pool({
-    connectionString: url,
-    max,
-    options: '-c TimeZone=UTC',
-    connectionTimeoutMillis: 5000,
+/** Two instances starting together must not both apply the same migration. */
+const MIGRATION_LOCK = 727_274_001;
+
+async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const { log } = options;
+  let reported = 0;
+  const pool = new GuardedPool({
+    url,
+    size: options.poolSize ?? 10,
+    acquireTimeoutMs: options.poolTimeoutMs ?? 3000,
+    statementTimeoutMs: options.statementTimeoutMs ?? 5000,
+    onConnectionError: (error) => {
+      // One line per second at most: a restart drops every connection at once.
+      const now = Date.now();
+      if (now - reported < 1000) return;
+      reported = now;
+      log?.warn({ err: { message: error.message } }, 'database connection lost');
+    },
+    onUnknownCommit: (xid) =>
+      log?.error({ xid }, 'commit outcome unknown: the database did not come back in time'),
   });
-  // A dropped idle connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
   const counter = { queries: 0 };
   const db = drizzleNodePg(pool, { schema, logger: countingLogger(counter) }) as unknown as Db;
   return {
@@ -62,12 +81,35 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     get queries() {
       return counter.queries;
     },
-    migrate: () => migrateNodePg(drizzleNodePg(pool), { migrationsFolder }),
+    migrate: () => migratePostgres(url, options.poolTimeoutMs ?? 3000),
     ping: async () => {
       await pool.query('select 1');
     },
     close: () => pool.end(),
   };
+}
+
+/**
+ * Migrations on a connection of their own: no statement timeout (an index on a big table
+ * takes long), and a session advisory lock so that concurrent starts apply them once.
+ * A lost connection fails the attempt (the caller retries); it never ends the process.
+ */
+async function migratePostgres(url: string, connectTimeoutMs: number): Promise<void> {
+  const client = new pg.Client({
+    connectionString: url,
+    options: '-c TimeZone=UTC',
+    connectionTimeoutMillis: connectTimeoutMs,
+    keepAlive: true,
+  });
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await migrateNodePg(drizzleNodePg(client), { migrationsFolder });
+  } finally {
+    // Ending the session releases the lock, also when the connection is already gone.
+    client.end().catch(() => {});
+  }
 }
 
 async function openPglite(

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import secureJson from 'secure-json-parse';
+import { isDatabaseUnavailable, RequestAborted } from '../db/errors.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import { ApiError, errors } from './errors.js';
 import { fieldErrors } from './validation.js';
@@ -80,7 +81,11 @@ export function installConventions(app: FastifyInstance): void {
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const apiError = toApiError(error, request);
-    if (apiError.statusCode >= 500 && !(error instanceof UpstreamFailure)) {
+    if (error instanceof RequestAborted) {
+      request.log.info('client went away before its database work: nothing was run');
+    } else if (apiError.body.code === 'database_unavailable') {
+      request.log.warn({ err: { message: error.message } }, 'database unavailable');
+    } else if (apiError.statusCode >= 500 && !(error instanceof UpstreamFailure)) {
       request.log.error({ err: error }, 'request failed');
     } else if (error instanceof UpstreamFailure) {
       request.log.warn({ upstream: error.describe() }, 'upstream call failed');
@@ -98,6 +103,8 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof UpstreamFailure) return error.toApiError();
+  if (error instanceof RequestAborted) return errors.clientClosedRequest();
+  if (isDatabaseUnavailable(error)) return errors.databaseUnavailable();
   if (error.validation) {
     // A malformed path parameter names no object that can exist.
     if (error.validationContext === 'params') return errors.notFound();

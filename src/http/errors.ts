@@ -17,6 +17,9 @@ export class ApiError extends Error {
 const detail = (status: number, code: string, text: string, headers?: Record<string, string>) =>
   new ApiError(status, { detail: text, code }, headers);
 
+/** A restart takes a second or two; a client that retries sooner only adds load. */
+export const DATABASE_RETRY_AFTER_SECONDS = 2;
+
 export const WWW_AUTHENTICATE = 'Bearer realm="api"';
 
 export const errors = {
@@ -68,5 +71,11 @@ export const errors = {
     detail(503, 'upstream_unavailable', text),
   upstreamTimeout: () =>
     detail(504, 'upstream_timeout', 'The upstream system did not answer in time.'),
+  databaseUnavailable: () =>
+    detail(503, 'database_unavailable', 'The database is unavailable. Try again shortly.', {
+      'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
+    }),
+  /** Nobody reads it: the client has gone (nginx's 499), kept apart from errors in the logs. */
+  clientClosedRequest: () => detail(499, 'client_closed_request', 'Client closed request.'),
   serverError: () => detail(500, 'server_error', 'A server error occurred.'),
 };

@@ -1,0 +1,82 @@
+/**
+ * How database failures reach the HTTP layer: anything that says "the database is not there
+ * (or did not answer in time)" is one DatabaseUnavailable, answered 503 `database_unavailable`
+ * with Retry-After; everything else stays a server error.
+ */
+export class DatabaseUnavailable extends Error {
+  constructor(
+    message: string,
+    readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'DatabaseUnavailable';
+  }
+}
+
+/** The client of the request went away before it needed the database: nothing was run. */
+export class RequestAborted extends Error {
+  constructor() {
+    super('the client closed the request before it reached the database');
+    this.name = 'RequestAborted';
+  }
+}
+
+// SQLSTATE classes and codes of conventions a client can retry: the server is gone, going,
+// not yet back, out of connections, or a statement/lock/idle bound ran out.
+const UNAVAILABLE_CODES = new Set([
+  '57P01', // admin_shutdown (pg_ctl stop/restart -m fast, pg_terminate_backend)
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, shutting down, in recovery)
+  '57P05', // idle_session_timeout
+  '53300', // too_many_connections
+  '57014', // query_canceled: statement_timeout
+  '55P03', // lock_not_available: lock_timeout
+  '25P03', // idle_in_transaction_session_timeout
+]);
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ECONNABORTED',
+]);
+// pg and pg-pool report a lost connection and a pool wait that ran out by message only.
+const LOST =
+  /connection terminated|connection ended|not queryable|timeout exceeded when trying to connect|query read timeout|server closed the connection|no answer from the database/i;
+
+/** True when the error (or one it wraps: drizzle wraps pg's) means the database is unavailable. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if (e instanceof DatabaseUnavailable) return true;
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') {
+      if (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || NETWORK_CODES.has(code)) {
+        return true;
+      }
+    }
+    if (e instanceof Error && LOST.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** True when the connection itself is gone (the fate of a statement sent on it is unknown). */
+export function isConnectionLost(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P'))) return true;
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+    if (
+      e instanceof Error &&
+      /connection terminated|connection ended|not queryable|no answer from the database/i.test(
+        e.message,
+      )
+    ) {
+      return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,241 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
+import { isConnectionLost, RequestAborted } from './errors.js';
+import { requestSignal } from './scope.js';
+
+/**
+ * The PostgreSQL pool, made to survive an unreliable server: a restart, a cut connection,
+ * a server that stops answering. What it adds to pg.Pool:
+ * - every connection keeps an error listener for its whole life (pg-pool only listens while
+ *   a connection is idle, so a connection dropped mid-transaction crashed the process);
+ * - a statement that gets no answer at all (frozen server, dropped packets, where the
+ *   server's own statement_timeout cannot act) drops its connection after a bound;
+ * - a request whose client has gone away does not take a connection;
+ * - a commit whose answer was lost is looked up by transaction id (pg_xact_status), so an
+ *   answer the service gives is true: committed, or nothing changed. Single-statement
+ *   writes run inside such a transaction for the same reason.
+ */
+export interface PoolSettings {
+  url: string;
+  size: number;
+  /** Bound on the wait for a connection: the pool's queue plus opening one. */
+  acquireTimeoutMs: number;
+  /** The server's statement_timeout (and idle-in-transaction bound). */
+  statementTimeoutMs: number;
+  /** Called with errors of connections that are not in use by a query (logged, not thrown). */
+  onConnectionError?: (error: Error) => void;
+  /** Called when a commit's outcome stays unknown (the database did not come back in time). */
+  onUnknownCommit?: (xid: string, error: unknown) => void;
+}
+
+/** Past the server's statement_timeout, how long the client waits before it drops the connection. */
+const ANSWER_MARGIN_MS = 1000;
+
+type CommitStatus = 'committed' | 'aborted' | 'unknown';
+
+interface ClientExtras {
+  answerTimeoutMs: number;
+  commitStatus: (xid: string) => Promise<CommitStatus>;
+  onConnectionError?: (error: Error) => void;
+}
+
+type QueryConfig = string | { text: string };
+const textOf = (config: unknown): string =>
+  typeof config === 'string' ? config : ((config as { text?: string })?.text ?? '');
+const isCommit = (config: unknown) => /^\s*commit\s*;?\s*$/i.test(textOf(config));
+const isWrite = (config: unknown) =>
+  /^\s*(insert|update|delete|with|merge)\b/i.test(textOf(config));
+
+const COMMITTED = { command: 'COMMIT', rowCount: null, rows: [], fields: [] };
+
+class GuardedClient extends pg.Client {
+  private readonly extras: ClientExtras;
+
+  constructor(config: pg.ClientConfig & { extras: ClientExtras }) {
+    super(config);
+    this.extras = config.extras;
+    // For the connection's whole life: pg-pool removes its own listener while the client is
+    // checked out, and an 'error' event with no listener ends the process.
+    this.on('error', (error) => this.extras.onConnectionError?.(error));
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this wraps them all
+  override query(...args: any[]): any {
+    if (isCommit(args[0]) && typeof args.at(-1) !== 'function') return this.verifiedCommit(args[0]);
+    return this.timed(args);
+  }
+
+  /** A statement with a bound on waiting for its answer; past it the connection is dropped. */
+  // biome-ignore lint/suspicious/noExplicitAny: see query
+  private timed(args: any[]): any {
+    const ms = this.extras.answerTimeoutMs;
+    let timer: NodeJS.Timeout | undefined = setTimeout(() => {
+      timer = undefined;
+      // Nothing else may be sent on a connection whose answer is still owed: drop it (the
+      // statement fails, the pool replaces the connection).
+      // biome-ignore lint/suspicious/noExplicitAny: pg's connection is not in its typings
+      (this as any).connection.stream.destroy(
+        new Error(`no answer from the database within ${ms} ms`),
+      );
+    }, ms);
+    const clear = () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    };
+    const last = args.length - 1;
+    if (typeof args[last] === 'function') {
+      const callback = args[last];
+      args[last] = (error: unknown, result: unknown) => {
+        clear();
+        callback(error, result);
+      };
+      return super.query(...(args as [string]));
+    }
+    // biome-ignore lint/suspicious/noExplicitAny: a promise, or a submittable (cursor, stream)
+    const result: any = super.query(...(args as [string]));
+    if (result && typeof result.then === 'function') result.then(clear, clear);
+    else if (result && typeof result.once === 'function') {
+      result.once('end', clear);
+      result.once('error', clear);
+    } else clear();
+    return result;
+  }
+
+  /**
+   * COMMIT, knowing which transaction it commits: when the connection is lost before the
+   * answer arrives, the database is asked whether that transaction committed.
+   */
+  private async verifiedCommit(config: QueryConfig): Promise<unknown> {
+    const { rows } = await this.timed(['select pg_current_xact_id_if_assigned()::text as xid']);
+    const xid: string | null = rows[0]?.xid ?? null;
+    try {
+      return await this.timed([config]);
+    } catch (error) {
+      // A read-only transaction changed nothing; a refused commit is an answer.
+      if (xid === null || !isConnectionLost(error)) throw error;
+      if ((await this.extras.commitStatus(xid)) === 'committed') return COMMITTED;
+      throw error;
+    }
+  }
+}
+
+export class GuardedPool extends pg.Pool {
+  constructor(private readonly settings: PoolSettings) {
+    const extras: ClientExtras = {
+      answerTimeoutMs: settings.statementTimeoutMs + ANSWER_MARGIN_MS,
+      commitStatus: (xid) => this.commitStatus(xid),
+      onConnectionError: settings.onConnectionError,
+    };
+    super({
+      connectionString: settings.url,
+      max: settings.size,
+      connectionTimeoutMillis: settings.acquireTimeoutMs,
+      keepAlive: true,
+      // Session zone UTC: timestamptz comes back as `… +00` text, which clock.ts formats.
+      // A transaction left idle (its instance died between statements) frees its locks.
+      options: [
+        '-c TimeZone=UTC',
+        `-c statement_timeout=${settings.statementTimeoutMs}`,
+        `-c idle_in_transaction_session_timeout=${settings.statementTimeoutMs}`,
+      ].join(' '),
+      Client: GuardedClient,
+      extras,
+    } as unknown as pg.PoolConfig);
+    // Errors of idle connections (the server restarting): the pool replaces them.
+    this.on('error', (error) => settings.onConnectionError?.(error));
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg-pool's overloads (its own query uses the callback form)
+  override connect(callback?: any): any {
+    if (callback) return super.connect(callback);
+    return this.acquire();
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: pg-pool's overloads
+  override query(config: any, values?: any, callback?: any): any {
+    if (typeof values === 'function' || typeof callback === 'function') {
+      return super.query(config, values, callback);
+    }
+    return isWrite(config) ? this.writeOnce(config, values) : this.readOnce(config, values);
+  }
+
+  /** A connection for the request being served, unless its client has gone away. */
+  private async acquire(): Promise<pg.PoolClient> {
+    const signal = requestSignal();
+    if (signal?.aborted) throw new RequestAborted();
+    const pending = super.connect();
+    if (!signal) return pending;
+    return new Promise<pg.PoolClient>((resolve, reject) => {
+      const onAbort = () => {
+        reject(new RequestAborted());
+        pending.then(
+          (client) => client.release(),
+          () => {},
+        );
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      pending.then(
+        (client) => {
+          signal.removeEventListener('abort', onAbort);
+          if (!signal.aborted) resolve(client);
+        },
+        (error) => {
+          signal.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private async readOnce(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+    const client = await this.acquire();
+    try {
+      const result = await client.query(config as string, values);
+      client.release();
+      return result;
+    } catch (error) {
+      // Only a broken connection is thrown away; a refused statement leaves it usable.
+      client.release(isConnectionLost(error) ? (error as Error) : undefined);
+      throw error;
+    }
+  }
+
+  /** One write statement in a transaction of its own, so its commit can be verified. */
+  private async writeOnce(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+    const client = await this.acquire();
+    try {
+      await client.query('begin');
+      const result = await client.query(config as string, values);
+      await client.query('commit');
+      client.release();
+      return result;
+    } catch (error) {
+      if (isConnectionLost(error)) client.release(error as Error);
+      else {
+        await client.query('rollback').catch(() => {});
+        client.release();
+      }
+      throw error;
+    }
+  }
+
+  /** What became of a transaction whose commit answer was lost, asked until the bound. */
+  private async commitStatus(xid: string): Promise<CommitStatus> {
+    const deadline = Date.now() + this.settings.acquireTimeoutMs + this.settings.statementTimeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const { rows } = await super.query('select pg_xact_status($1::xid8) as status', [xid]);
+        const status = rows[0]?.status;
+        if (status === 'committed' || status === 'aborted') return status;
+        // 'in progress': the old session has not yet finished committing or aborting.
+      } catch {
+        // Still unreachable: ask again.
+      }
+      if (Date.now() >= deadline) {
+        this.settings.onUnknownCommit?.(xid, undefined);
+        return 'unknown';
+      }
+      await delay(Math.min(25 * attempt, 250));
+    }
+  }
+}
