@@ -119,6 +119,26 @@ class GuardedClient extends pg.Client {
   }
 }
 
+/**
+ * A checked-out connection goes back to the pool (to be discarded) as soon as it is lost,
+ * and a second release is a no-op: drizzle sends BEGIN before its try/finally, so a
+ * connection lost on BEGIN was never released and the pool ran dry.
+ */
+function releasedWhenLost(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release;
+  let released = false;
+  const lost = () => done(new Error('connection lost'));
+  const done = (error?: Error | boolean) => {
+    if (released) return;
+    released = true;
+    client.removeListener('end', lost);
+    release(error);
+  };
+  client.once('end', lost);
+  client.release = done;
+  return client;
+}
+
 export class GuardedPool extends pg.Pool {
   constructor(private readonly settings: PoolSettings) {
     const extras: ClientExtras = {
@@ -163,7 +183,7 @@ export class GuardedPool extends pg.Pool {
   private async acquire(): Promise<pg.PoolClient> {
     const signal = requestSignal();
     if (signal?.aborted) throw new RequestAborted();
-    const pending = super.connect();
+    const pending = super.connect().then(releasedWhenLost);
     if (!signal) return pending;
     return new Promise<pg.PoolClient>((resolve, reject) => {
       const onAbort = () => {

@@ -54,6 +54,8 @@ export interface TestOptions {
   faults?: Deps['faults'];
   /** Unset: buildApp makes one from the config (REDIS_URL in `env`). */
   notifier?: Deps['notifier'];
+  /** Unset: a fresh test database. Set: this one (opened through a proxy, say); closed with the app. */
+  database?: Database;
 }
 
 /**
@@ -62,7 +64,7 @@ export interface TestOptions {
  */
 export async function startTestApp(options: TestOptions = {}): Promise<TestContext> {
   const sim = await startSimulator();
-  const database = await createTestDatabase();
+  const database = options.database ?? (await createTestDatabase());
   const config = loadConfig({
     DATABASE_URL: 'memory://',
     JWT_SECRET: 'test-secret-test-secret-test-secret',

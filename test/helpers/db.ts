@@ -19,24 +19,46 @@ export async function createTestDatabase(): Promise<Database> {
     snapshot ??= new Blob([readFileSync(inject('pgliteSnapshot'))]);
     return openDatabase({ loadDataDir: snapshot });
   }
+  const { url: target, drop } = await createPostgresDatabase();
+  const database = await openDatabase({ url: target, poolSize: 20 });
+  const close = database.close;
+  database.close = async () => {
+    await close();
+    await drop();
+  };
+  return database;
+}
+
+/**
+ * A fresh PostgreSQL database (a copy of the migrated template, or empty), for tests that
+ * open it their own way (through a proxy, from another process).
+ */
+export async function createPostgresDatabase(
+  options: { empty?: boolean } = {},
+): Promise<{ url: string; drop: () => Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set');
   const name = `ordering_test_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: url });
   await admin.connect();
   try {
-    await admin.query(`create database ${name} template ${inject('pgTemplate')}`);
+    await admin.query(
+      options.empty
+        ? `create database ${name}`
+        : `create database ${name} template ${inject('pgTemplate')}`,
+    );
   } finally {
     await admin.end();
   }
   const target = new URL(url);
   target.pathname = `/${name}`;
-  const database = await openDatabase({ url: target.toString(), poolSize: 20 });
-  const close = database.close;
-  database.close = async () => {
-    await close();
-    const cleaner = new pg.Client({ connectionString: url });
-    await cleaner.connect();
-    await cleaner.query(`drop database if exists ${name} with (force)`).catch(() => {});
-    await cleaner.end();
+  return {
+    url: target.toString(),
+    async drop() {
+      const cleaner = new pg.Client({ connectionString: url });
+      await cleaner.connect();
+      await cleaner.query(`drop database if exists ${name} with (force)`).catch(() => {});
+      await cleaner.end();
+    },
   };
-  return database;
 }
