@@ -52,6 +52,9 @@ describe('loadConfig', () => {
       logLevel: 'info',
       bodyLimit: 1024 * 1024,
       production: false,
+      databasePoolSize: 10,
+      databasePoolTimeoutMs: 3000,
+      databaseStatementTimeoutMs: 5000,
     });
   });
 
@@ -154,6 +157,9 @@ describe('loadConfig', () => {
     ['SMTP_URL', { SMTP_URL: 'mail.example.com' }],
     ['PUBLIC_URL', { PUBLIC_URL: 'shop.example.com' }],
     ['MAIL_FROM', { MAIL_FROM: 'nobody' }],
+    ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }],
+    ['DATABASE_POOL_TIMEOUT_MS', { DATABASE_POOL_TIMEOUT_MS: 'soon' }],
+    ['DATABASE_STATEMENT_TIMEOUT_MS', { DATABASE_STATEMENT_TIMEOUT_MS: '0' }],
   ];
   it.each(bad)('refuses a bad %s with a one-line ConfigError naming it (%j)', (name, vars) => {
     const error = configError(vars);
