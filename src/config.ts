@@ -28,6 +28,8 @@ export interface Config {
   logLevel: string;
   bodyLimit: number;
   production: boolean;
+  /** Connections to upstream by kind of call: hung calls of one kind leave the others theirs. */
+  upstreamConnections: { identity: number; catalogue: number; orders: number };
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -148,5 +150,10 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimit: 1024 * 1024,
     production,
+    upstreamConnections: {
+      identity: integer(env, 'UPSTREAM_CONNECTIONS_IDENTITY', 8, 1, 1024),
+      catalogue: integer(env, 'UPSTREAM_CONNECTIONS_CATALOGUE', 16, 1, 1024),
+      orders: integer(env, 'UPSTREAM_CONNECTIONS_ORDERS', 8, 1, 1024),
+    },
   };
 }
