@@ -31,6 +31,8 @@ export interface Config {
   databasePoolSize: number;
   databasePoolTimeoutMs: number;
   databaseStatementTimeoutMs: number;
+  /** Connections to upstream by kind of call: hung calls of one kind leave the others theirs. */
+  upstreamConnections: { identity: number; catalogue: number; orders: number };
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -154,5 +156,10 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databasePoolTimeoutMs: integer(env, 'DATABASE_POOL_TIMEOUT_MS', 3000, 1, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
+    upstreamConnections: {
+      identity: integer(env, 'UPSTREAM_CONNECTIONS_IDENTITY', 8, 1, 1024),
+      catalogue: integer(env, 'UPSTREAM_CONNECTIONS_CATALOGUE', 16, 1, 1024),
+      orders: integer(env, 'UPSTREAM_CONNECTIONS_ORDERS', 8, 1, 1024),
+    },
   };
 }

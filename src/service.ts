@@ -80,6 +80,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     url: upstreamUrl,
     timeoutMs: config.upstreamTimeoutMs,
     serviceAccount,
+    connections: config.upstreamConnections,
   });
   const deps: Deps = {
     config,

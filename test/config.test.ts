@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
+import { DEFAULT_CONNECTIONS } from '../src/upstream/client.js';
 
 let dataDir: string;
 beforeAll(() => {
@@ -55,7 +56,10 @@ describe('loadConfig', () => {
       databasePoolSize: 10,
       databasePoolTimeoutMs: 3000,
       databaseStatementTimeoutMs: 5000,
+      upstreamConnections: { identity: 8, catalogue: 16, orders: 8 },
     });
+    // The client's own defaults are the same.
+    expect(config.upstreamConnections).toEqual(DEFAULT_CONNECTIONS);
   });
 
   it('generates a dev secret once and keeps it in DATA_DIR', () => {
@@ -94,6 +98,9 @@ describe('loadConfig', () => {
       TRUST_PROXY: '2',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      UPSTREAM_CONNECTIONS_IDENTITY: '4',
+      UPSTREAM_CONNECTIONS_CATALOGUE: '64',
+      UPSTREAM_CONNECTIONS_ORDERS: '2',
     });
     expect(config).toMatchObject({
       port: 0,
@@ -117,6 +124,7 @@ describe('loadConfig', () => {
       trustProxy: 2,
       logLevel: 'warn',
       production: true,
+      upstreamConnections: { identity: 4, catalogue: 64, orders: 2 },
     });
     expect(loadConfig(env({ TRUST_PROXY: 'true' })).trustProxy).toBe(true);
     expect(loadConfig(env({ TRUST_PROXY: 'false' })).trustProxy).toBeUndefined();
@@ -140,6 +148,9 @@ describe('loadConfig', () => {
     ['PORT', { PORT: '80.5' }],
     ['UPSTREAM_TIMEOUT_MS', { UPSTREAM_TIMEOUT_MS: '0' }],
     ['UPSTREAM_TIMEOUT_MS', { UPSTREAM_TIMEOUT_MS: 'ten' }],
+    ['UPSTREAM_CONNECTIONS_IDENTITY', { UPSTREAM_CONNECTIONS_IDENTITY: '0' }],
+    ['UPSTREAM_CONNECTIONS_CATALOGUE', { UPSTREAM_CONNECTIONS_CATALOGUE: 'many' }],
+    ['UPSTREAM_CONNECTIONS_ORDERS', { UPSTREAM_CONNECTIONS_ORDERS: '5000' }],
     ['LOG_LEVEL', { LOG_LEVEL: 'loud' }],
     ['DATABASE_URL', { DATABASE_URL: 'mysql://x' }],
     ['DATABASE_URL', { DATABASE_URL: 'not a url' }],

@@ -139,9 +139,9 @@ export async function checkoutCart(
 
 /**
  * After a failed attempt the claim is dropped. Items stay frozen unless upstream surely
- * placed nothing under the key (its 503, a refused connection, a refused token, and no
- * earlier attempt that may have placed it): otherwise a retry must send the same lines
- * under the same key.
+ * placed nothing under the key (its 503, a refused connection, a refused token, a timeout
+ * while the order still waited for a connection, so was never sent; and no earlier attempt
+ * that may have placed it): otherwise a retry must send the same lines under the same key.
  * `wasFrozen`: the items were already frozen by an earlier attempt whose outcome is
  * unknown (a timeout, an unusable answer, a crash); this attempt's failure says nothing
  * about that one.
@@ -155,7 +155,9 @@ async function releaseClaim(
   const placedNothing =
     !wasFrozen &&
     error instanceof UpstreamFailure &&
-    (error.kind === 'unavailable' || error.kind === 'token_not_valid');
+    (error.kind === 'unavailable' ||
+      error.kind === 'token_not_valid' ||
+      (error.kind === 'timeout' && error.phase === 'queued'));
   const availabilityError =
     error instanceof UpstreamFailure && error.kind === 'unavailable' && error.body !== undefined;
   const now = formatMicros(deps.clock.nowMicros());

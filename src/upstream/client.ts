@@ -13,12 +13,55 @@ import type {
   UpstreamProfile,
 } from './types.js';
 
+/**
+ * Kinds of call, each with its own connections, so a kind whose calls hang upstream cannot
+ * starve the others: hung orders do not hold back logins or product lookups.
+ */
+export type UpstreamKind = 'identity' | 'catalogue' | 'orders';
+
+/** The kind of each route of upstream-erp.md. */
+const KINDS = {
+  'auth.token': 'identity',
+  'auth.refresh': 'identity',
+  me: 'identity',
+  'me.password': 'identity',
+  'admin.user': 'identity',
+  'admin.users': 'identity',
+  'admin.password': 'identity',
+  'products.get': 'catalogue',
+  'products.price': 'catalogue',
+  'products.stock': 'catalogue',
+  categories: 'catalogue',
+  credit: 'catalogue',
+  shipments: 'catalogue',
+  orders: 'orders',
+} as const satisfies Record<string, UpstreamKind>;
+
+type Route = keyof typeof KINDS;
+
+/** 32 in all, as many as the single pool had before calls were split by kind. */
+export const DEFAULT_CONNECTIONS: Readonly<Record<UpstreamKind, number>> = {
+  identity: 8,
+  catalogue: 16,
+  orders: 8,
+};
+
 export interface UpstreamOptions {
   url: string;
+  /**
+   * Longest an upstream exchange takes, from the call to the end of the answer: the wait
+   * for a free connection included.
+   */
   timeoutMs: number;
   serviceAccount: { username: string; password: string };
-  /** Connections kept alive to the upstream system. */
-  connections?: number;
+  /** Connections per kind of call, at most that many calls of the kind at once. */
+  connections?: Partial<Record<UpstreamKind, number>>;
+  /**
+   * Longest wait for a free connection (default half of `timeoutMs`, at most `timeoutMs`).
+   * A call that waited longer fails without being sent; one that gets a connection has at
+   * least the rest of `timeoutMs` for its answer.
+   */
+  queueTimeoutMs?: number;
 }
 
 /** Who a call is made for: a user's upstream token, or the service account. */
@@ -33,26 +76,42 @@ interface Answer {
 type Accept = number[];
 
 /**
- * The client of upstream-erp.md: one keep-alive pool, a timeout per call, and the error
- * mapping of conventions.md. Service-account calls log in lazily and, on a 401, log in
- * again once and repeat the call.
+ * The client of upstream-erp.md: a keep-alive pool per kind of call, a timeout per
+ * exchange that covers the wait for a connection, and the error mapping of conventions.md.
+ * Service-account calls log in lazily and, on a 401, log in again once and repeat the call.
  */
 export class UpstreamClient {
-  private readonly pool: Pool;
+  private readonly lanes: Record<UpstreamKind, Lane>;
+  private readonly queueTimeoutMs: number;
   private serviceToken: Promise<string> | undefined;
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly options: UpstreamOptions) {
-    this.pool = new Pool(options.url, {
-      connections: options.connections ?? 32,
-      keepAliveTimeout: 30_000,
-      // Our own timer bounds each call; these only keep undici from waiting longer.
-      headersTimeout: options.timeoutMs,
-      bodyTimeout: options.timeoutMs,
-    });
+    const lane = (kind: UpstreamKind) =>
+      new Lane(options.url, options.connections?.[kind] ?? DEFAULT_CONNECTIONS[kind], options);
+    this.lanes = {
+      identity: lane('identity'),
+      catalogue: lane('catalogue'),
+      orders: lane('orders'),
+    };
+    this.queueTimeoutMs = Math.min(
+      options.queueTimeoutMs ?? Math.ceil(options.timeoutMs / 2),
+      options.timeoutMs,
+    );
   }
 
+  /** Closes the pools of every kind, once calls in progress are answered; idempotent. */
   close(): Promise<void> {
-    return this.pool.close();
+    this.closing ??= Promise.all(Object.values(this.lanes).map((lane) => lane.pool.close())).then(
+      () => undefined,
+    );
+    return this.closing;
+  }
+
+  /** Calls in progress (holding a connection) and waiting for one, by kind. */
+  stats(): Record<UpstreamKind, { active: number; queued: number }> {
+    const { identity, catalogue, orders } = this.lanes;
+    return { identity: identity.stats(), catalogue: catalogue.stats(), orders: orders.stats() };
   }
 
   // Identity
@@ -215,22 +274,17 @@ export class UpstreamClient {
 
   // Plumbing
 
-  private async json(
-    route: string,
-    method: string,
-    path: string,
-    caller: Caller,
-  ): Promise<unknown> {
+  private async json(route: Route, method: string, path: string, caller: Caller): Promise<unknown> {
     return (await this.call(route, method, path, caller, undefined, [200])).body;
   }
 
-  private async jsonOrNull(route: string, path: string, caller: Caller): Promise<unknown | null> {
+  private async jsonOrNull(route: Route, path: string, caller: Caller): Promise<unknown | null> {
     const answer = await this.call(route, 'GET', path, caller, undefined, [200, 404]);
     return answer.status === 404 ? null : answer.body;
   }
 
   private async call(
-    route: string,
+    route: Route,
     method: string,
     path: string,
     caller: Caller | undefined,
@@ -298,9 +352,13 @@ export class UpstreamClient {
     return this.serviceToken;
   }
 
-  /** One HTTP exchange. `body` of the answer is undefined when it is not JSON. */
+  /**
+   * One HTTP exchange, within `timeoutMs` from now: first a free connection of the route's
+   * kind (waiting at most `queueTimeoutMs`), then the answer. `body` of the answer is
+   * undefined when it is not JSON.
+   */
   private async send(
-    route: string,
+    route: Route,
     method: string,
     path: string,
     token: string | undefined,
@@ -310,16 +368,33 @@ export class UpstreamClient {
     const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
     if (token) headers.authorization = `Bearer ${token}`;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const signal = AbortSignal.timeout(this.options.timeoutMs);
-    try {
-      const response = await this.pool.request({
+    const lane = this.lanes[KINDS[route]];
+    const started = performance.now();
+    if (!(await lane.acquire(this.queueTimeoutMs))) {
+      // Never handed to undici: the request was not sent.
+      throw new UpstreamFailure('timeout', route, undefined, undefined, undefined, 'queued');
+    }
+    const left = this.options.timeoutMs - (performance.now() - started);
+    const signal = AbortSignal.timeout(Math.max(1, Math.ceil(left)));
+    const exchange = (async () => {
+      const response = await lane.pool.request({
         method: method as 'GET',
         path,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
         signal,
       });
-      const text = await response.body.text();
+      return { response, text: await response.body.text() };
+    })();
+    // The connection is free again only when undici is done with the request; that can be
+    // after the caller gives up (undici settles a request aborted while connecting only once
+    // the connection is made or has failed).
+    exchange.then(
+      () => lane.release(),
+      () => lane.release(),
+    );
+    try {
+      const { response, text } = await untilAborted(exchange, signal);
       const type = String(response.headers['content-type'] ?? '');
       let parsed: unknown;
       if (text !== '' && type.includes('json')) {
@@ -337,6 +412,78 @@ export class UpstreamClient {
   }
 }
 
+/**
+ * The connections of one kind of call: a pool of `connections`, and a gate that lets at
+ * most that many calls in at once while the others wait their turn, first come first
+ * served. Waiting here rather than in undici's queue lets a call give up on time and know
+ * it was not sent (undici settles a request aborted in its queue only once a connection
+ * takes it up, and then also closes that connection).
+ */
+class Lane {
+  readonly pool: Pool;
+  private active = 0;
+  /** Calls waiting for a connection, in arrival order; each is called when it gets one. */
+  private readonly waiting = new Set<() => void>();
+
+  constructor(
+    url: string,
+    private readonly connections: number,
+    options: UpstreamOptions,
+  ) {
+    this.pool = new Pool(url, {
+      connections,
+      keepAliveTimeout: 30_000,
+      // Our own timer bounds each call; these only keep undici from waiting longer.
+      connect: { timeout: options.timeoutMs },
+      headersTimeout: options.timeoutMs,
+      bodyTimeout: options.timeoutMs,
+    });
+  }
+
+  /** Resolves true with a connection taken, false when none was free within `waitMs`. */
+  acquire(waitMs: number): Promise<boolean> {
+    if (this.active < this.connections && this.waiting.size === 0) {
+      this.active++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const granted = () => {
+        clearTimeout(timer);
+        resolve(true);
+      };
+      const timer = setTimeout(() => {
+        this.waiting.delete(granted);
+        resolve(false);
+      }, waitMs);
+      this.waiting.add(granted);
+    });
+  }
+
+  /** Hands the connection to the first waiting call, or frees it. */
+  release(): void {
+    const [next] = this.waiting;
+    if (next) {
+      this.waiting.delete(next);
+      next();
+    } else {
+      this.active--;
+    }
+  }
+
+  stats(): { active: number; queued: number } {
+    return { active: this.active, queued: this.waiting.size };
+  }
+}
+
+/** The promise, or the signal's reason as soon as it aborts. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const aborted = () => reject(signal.reason);
+    signal.addEventListener('abort', aborted, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', aborted));
+  });
+}
+
 function toFailure(route: string, error: unknown, signal: AbortSignal): UpstreamFailure {
   if (error instanceof UpstreamFailure) return error;
   if (
@@ -345,7 +492,7 @@ function toFailure(route: string, error: unknown, signal: AbortSignal): Upstream
     error instanceof undiciErrors.BodyTimeoutError ||
     error instanceof undiciErrors.ConnectTimeoutError
   ) {
-    return new UpstreamFailure('timeout', route, undefined, undefined, error);
+    return new UpstreamFailure('timeout', route, undefined, undefined, error, 'waiting for answer');
   }
   const code = (error as { code?: string }).code;
   if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {

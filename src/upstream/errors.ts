@@ -1,7 +1,7 @@
 import { type ApiError, errors } from '../http/errors.js';
 
 export type FailureKind =
-  /** No answer within UPSTREAM_TIMEOUT_MS. */
+  /** No answer within UPSTREAM_TIMEOUT_MS (`phase` says where the call was). */
   | 'timeout'
   /** 503 with a JSON body, or the connection was refused. */
   | 'unavailable'
@@ -9,6 +9,13 @@ export type FailureKind =
   | 'bad_response'
   /** The upstream system refused the user's upstream token. */
   | 'token_not_valid';
+
+/**
+ * Where a timed-out call was: still `queued` for a connection of its kind (never handed to
+ * a connection, so surely not sent), or `waiting for answer` (handed to a connection: it
+ * may have been sent and received, and may still be processed).
+ */
+export type TimeoutPhase = 'queued' | 'waiting for answer';
 
 /** A failed upstream call; the error handler turns it into the answer of conventions.md. */
 export class UpstreamFailure extends Error {
@@ -19,8 +26,13 @@ export class UpstreamFailure extends Error {
     /** The JSON body of an upstream 503, passed through on checkout. */
     readonly body?: unknown,
     cause?: unknown,
+    /** Set on a timeout. */
+    readonly phase?: TimeoutPhase,
   ) {
-    super(`upstream ${route}: ${kind}${status ? ` (${status})` : ''}`, { cause });
+    super(
+      `upstream ${route}: ${kind}${status ? ` (${status})` : ''}${phase ? ` (${phase})` : ''}`,
+      { cause },
+    );
   }
 
   toApiError(): ApiError {
@@ -43,6 +55,7 @@ export class UpstreamFailure extends Error {
       route: this.route,
       kind: this.kind,
       status: this.status,
+      phase: this.phase,
       cause: cause?.code ?? cause?.message,
     };
   }

@@ -80,6 +80,7 @@ export async function startTestApp(options: TestOptions = {}): Promise<TestConte
     url: sim.url,
     timeoutMs: config.upstreamTimeoutMs,
     serviceAccount: DEMO_SERVICE_ACCOUNT,
+    connections: config.upstreamConnections,
   });
   const clock = new ManualClock();
   const random = { value: 0.5 };

@@ -380,3 +380,132 @@ describe('connection pool', () => {
     }
   });
 });
+
+describe('kinds of call', () => {
+  /** Resolves once `check` holds, polling (no fixed sleeps). */
+  async function until(check: () => boolean): Promise<void> {
+    const deadline = Date.now() + 10_000;
+    while (!check()) {
+      if (Date.now() > deadline) throw new Error('condition not met in 10 s');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
+  const received = (key: string) => sim.calls.some((c) => c.idempotencyKey === key);
+
+  /** The outcome of a call, and how long it took. */
+  async function timed<T>(
+    promise: Promise<T>,
+  ): Promise<{ ms: number; value?: T; error?: unknown }> {
+    const started = performance.now();
+    try {
+      const value = await promise;
+      return { ms: performance.now() - started, value };
+    } catch (error) {
+      return { ms: performance.now() - started, error };
+    }
+  }
+
+  it('hung orders hold only the orders connections: identity and catalogue calls answer', async () => {
+    const upstream = client({ timeoutMs: 3_000, connections: { orders: 2 } });
+    await upstream.findUser('anna'); // the service account logs in before the ERP hangs
+    sim.inject('orders', { type: 'hang' }, 3);
+    const keys = [newKey(), newKey(), newKey()];
+    try {
+      const held = keys
+        .slice(0, 2)
+        .map((key) => timed(upstream.placeOrder('service', key, order())));
+      await until(() => keys.slice(0, 2).every(received));
+      const queued = timed(upstream.placeOrder('service', keys[2], order()));
+      await until(() => upstream.stats().orders.queued === 1);
+      expect(upstream.stats().orders).toEqual({ active: 2, queued: 1 });
+
+      for (const call of [
+        () => upstream.login('bruno', password('bruno')),
+        () => upstream.me(annaToken),
+        () => upstream.findUser('bruno'),
+        () => upstream.product({ token: annaToken }, PRODUCT),
+        () => upstream.categories('service'),
+      ]) {
+        const { ms, error } = await timed<unknown>(call());
+        expect(error).toBeUndefined();
+        expect(ms).toBeLessThan(1_000);
+      }
+
+      // The third order waited for a connection for half the timeout, and was never sent.
+      const { ms, error } = await queued;
+      expect(error).toBeInstanceOf(UpstreamFailure);
+      const failure = error as UpstreamFailure;
+      expect(failure.kind).toBe('timeout');
+      expect(failure.phase).toBe('queued');
+      expect(failure.describe()).toMatchObject({ route: 'orders', phase: 'queued' });
+      expect(failure.toApiError().statusCode).toBe(504);
+      expect(ms).toBeGreaterThanOrEqual(1_400);
+      expect(ms).toBeLessThan(3_000);
+      expect(received(keys[2])).toBe(false);
+
+      // Released in time, the held orders are answered.
+      sim.release();
+      for (const { value } of await Promise.all(held)) expect(value?.orderNumber).toBeTruthy();
+      expect(upstream.stats().orders).toEqual({ active: 0, queued: 0 });
+    } finally {
+      sim.release();
+    }
+  });
+
+  it('says whether a timed-out call was queued or waiting for its answer', async () => {
+    const upstream = client({ connections: { orders: 1 } });
+    sim.inject('orders', { type: 'hang' });
+    const [sent, waiting] = [newKey(), newKey()];
+    try {
+      const first = timed(upstream.placeOrder({ token: annaToken }, sent, order()));
+      await until(() => received(sent));
+      const second = await timed(upstream.placeOrder({ token: annaToken }, waiting, order()));
+      expect((second.error as UpstreamFailure).phase).toBe('queued');
+      expect(received(waiting)).toBe(false);
+      const { error } = await first;
+      expect((error as UpstreamFailure).kind).toBe('timeout');
+      expect((error as UpstreamFailure).phase).toBe('waiting for answer');
+      expect((error as UpstreamFailure).describe()).toMatchObject({
+        phase: 'waiting for answer',
+      });
+      expect((error as UpstreamFailure).toApiError().statusCode).toBe(504);
+      // The queue moves on: the next order is sent and answered.
+      const next = await upstream.placeOrder({ token: annaToken }, newKey(), order());
+      expect(next.orderId).toEqual(expect.any(String));
+    } finally {
+      sim.release();
+    }
+  });
+
+  it('the timeout runs from the call: a call that waited for a connection has the rest', async () => {
+    const upstream = client({ timeoutMs: 1_000, queueTimeoutMs: 900, connections: { orders: 1 } });
+    // The first order is answered after 500 ms; the second waits for it, then is answered
+    // 800 ms after it is sent: 1.3 s after the call, past its timeout.
+    sim.inject('orders', { type: 'delay', ms: 500 });
+    sim.inject('orders', { type: 'delay', ms: 800 });
+    const first = upstream.placeOrder({ token: annaToken }, newKey(), order());
+    const second = timed(upstream.placeOrder({ token: annaToken }, newKey(), order()));
+    expect((await first).orderId).toEqual(expect.any(String));
+    const { ms, error } = await second;
+    expect((error as UpstreamFailure).kind).toBe('timeout');
+    expect((error as UpstreamFailure).phase).toBe('waiting for answer');
+    expect(ms).toBeLessThan(1_250);
+  });
+
+  it('close() closes the connections of every kind', async () => {
+    const upstream = client();
+    await upstream.findUser('anna');
+    expect(await upstream.product({ token: annaToken }, PRODUCT)).not.toBeNull();
+    await upstream.placeOrder({ token: annaToken }, newKey(), order());
+    await upstream.close();
+    await upstream.close(); // idempotent
+    for (const call of [
+      () => upstream.login('anna', password('anna')),
+      () => upstream.product({ token: annaToken }, PRODUCT),
+      () => upstream.placeOrder({ token: annaToken }, newKey(), order()),
+    ]) {
+      await expect(call()).rejects.toBeInstanceOf(UpstreamFailure);
+    }
+  });
+});

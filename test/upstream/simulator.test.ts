@@ -536,6 +536,32 @@ describe('faults', () => {
     expect(res.json.article_number).toBe('10001234');
   });
 
+  it('hang holds calls until release(), then answers them as usual', async () => {
+    sim.inject('products.price', { type: 'hang' }, 2);
+    const received = sim.calls.length;
+    const held = [1, 2].map(() => call('GET', '/products/10001234/price', { token: anna }));
+    let settled = 0;
+    for (const pending of held) pending.then(() => settled++);
+    while (sim.calls.length < received + 2) await new Promise((r) => setTimeout(r, 10));
+    // Other routes, and calls past the injected ones, answer meanwhile.
+    expect((await call('GET', '/products/10001234/price', { token: anna })).status).toBe(200);
+    expect(settled).toBe(0);
+    sim.release();
+    for (const res of await Promise.all(held)) {
+      expect(res.status).toBe(200);
+      expect(res.json.article_number).toBe('10001234');
+    }
+  });
+
+  it('POST /_sim/release releases held calls', async () => {
+    sim.inject('categories', { type: 'hang' });
+    const received = sim.calls.length;
+    const held = call('GET', '/categories', { token: anna });
+    while (sim.calls.length < received + 1) await new Promise((r) => setTimeout(r, 10));
+    expect((await call('POST', '/_sim/release')).status).toBe(204);
+    expect((await held).status).toBe(200);
+  });
+
   it('unauthorized answers 401 whatever the token', async () => {
     sim.inject('categories', { type: 'unauthorized' });
     const res = await call('GET', '/categories', { token: anna });
@@ -599,5 +625,14 @@ describe('faults', () => {
     await other.close();
     await expect(pending).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('close cuts held requests short', async () => {
+    const other = await startSimulator();
+    other.inject('categories', { type: 'hang' });
+    const pending = fetch(`${other.url}/categories`);
+    while (other.calls.length < 1) await new Promise((r) => setTimeout(r, 10));
+    await other.close();
+    await expect(pending).rejects.toThrow();
   });
 });

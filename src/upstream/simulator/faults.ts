@@ -39,6 +39,8 @@ export type Fault =
   | { type: 'html500' }
   | { type: 'malformed' }
   | { type: 'delay'; ms: number }
+  /** Held, unanswered, until the simulator's `release()` (or `POST /_sim/release`). */
+  | { type: 'hang' }
   | { type: 'reset' }
   | { type: 'unauthorized' };
 
@@ -48,6 +50,7 @@ const FAULT_TYPES = [
   'html500',
   'malformed',
   'delay',
+  'hang',
   'reset',
   'unauthorized',
 ];

@@ -16,7 +16,9 @@ for (const user of DEMO_USERS) {
   );
 }
 console.log(`  store GLNs: ${DEMO_STORE_GLNS.join(', ')}; central warehouse: WH-CENTRAL`);
-console.log('  fault switch: POST/DELETE /_sim/faults, placed orders: GET /_sim/orders');
+console.log(
+  '  fault switch: POST/DELETE /_sim/faults, POST /_sim/release, placed orders: GET /_sim/orders',
+);
 
 let stopping = false;
 const stop = async (signal: string) => {

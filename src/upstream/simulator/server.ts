@@ -87,6 +87,8 @@ export interface Simulator {
   /** The next `times` (default 1) calls of `route` get `fault`, FIFO across injections. */
   inject(route: SimRoute, fault: Fault, times?: number): void;
   clearFaults(): void;
+  /** Lets every call held by a 'hang' fault go on: each is then answered as usual. */
+  release(): void;
   /** Invalidates issued access tokens (all, or one user's); refresh tokens stay valid. */
   revokeTokens(username?: string): void;
 }
@@ -317,6 +319,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const calls: SimCall[] = [];
   const faults = new FaultSwitch();
   const pendingDelays = new Set<() => void>();
+  /** Calls held by a 'hang' fault: true lets one go on, false cuts it short. */
+  const held = new Set<(go: boolean) => void>();
   let nextOrderSeq = 100;
   let closed = false;
 
@@ -637,6 +641,21 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
   }
 
+  /** Resolves true on release(), false when the simulator closes first. */
+  function hang(): Promise<boolean> {
+    return new Promise((resolve) => {
+      const settle = (go: boolean) => {
+        held.delete(settle);
+        resolve(go);
+      };
+      held.add(settle);
+    });
+  }
+
+  function release() {
+    for (const settle of [...held]) settle(true);
+  }
+
   function simControl(method: string, pathname: string, body: unknown): Answer {
     if (pathname === '/_sim/faults' && method === 'POST') {
       const parsed = parseFaultRequest(body);
@@ -646,6 +665,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     }
     if (pathname === '/_sim/faults' && method === 'DELETE') {
       faults.clear();
+      return { status: 204 };
+    }
+    if (pathname === '/_sim/release' && method === 'POST') {
+      release();
       return { status: 204 };
     }
     if (pathname === '/_sim/orders' && method === 'GET') return { status: 200, body: orders };
@@ -698,6 +721,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const fault = faults.take(def.route);
     if (fault?.type === 'reset') return void req.socket.destroy();
     if (fault?.type === 'delay' && !(await sleep(fault.ms))) return void req.socket.destroy();
+    if (fault?.type === 'hang' && !(await hang())) return void req.socket.destroy();
     if (fault?.type === 'saturated') {
       if (def.route !== 'orders') return send(res, { status: 202, body: { status: 'queued' } });
       saturated = true;
@@ -747,11 +771,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     calls,
     inject: (route, fault, times = 1) => faults.inject(route, fault, times),
     clearFaults: () => faults.clear(),
+    release,
     revokeTokens,
     async close() {
       if (closed) return;
       closed = true;
       for (const cancel of [...pendingDelays]) cancel();
+      for (const settle of [...held]) settle(false);
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
