@@ -51,12 +51,28 @@ function pings(port: number): Promise<boolean> {
 }
 
 /**
+ * Runs redis-server with the arguments given, prints its pid, and kills it once its own
+ * stdin closes: when the test process ends in any way (even killed), redis-server does too.
+ * Exits when redis-server exits.
+ */
+const WATCHDOG = `exec 3<&0
+redis-server "$@" </dev/null &
+r=$!
+echo "$r"
+(while read -r _; do :; done; kill -9 "$r" 2>/dev/null) <&3 &
+w=$!
+wait "$r"
+kill "$w" 2>/dev/null
+exit 0`;
+
+/**
  * A redis-server of the test's own, without persistence, that the test starts, kills and
- * starts again on the same port. It is killed when the test process exits.
+ * starts again on the same port. It never outlives the test process.
  */
 export class ThrowawayRedis {
   readonly url: string;
   private process: ChildProcess | undefined;
+  private pid: number | undefined;
 
   constructor(readonly port: number) {
     this.url = `redis://127.0.0.1:${port}`;
@@ -69,37 +85,32 @@ export class ThrowawayRedis {
   /** Starts the server and resolves once it answers PING. */
   async start(): Promise<void> {
     if (this.process) throw new Error('redis-server already running');
-    const child = spawn(
-      'redis-server',
-      [
-        '--port',
-        String(this.port),
-        '--bind',
-        '127.0.0.1',
-        '--save',
-        '',
-        '--appendonly',
-        'no',
-        '--dir',
-        tmpdir(),
-        '--loglevel',
-        'warning',
-      ],
-      { stdio: 'ignore' },
-    );
+    const args = [
+      ...['--port', String(this.port), '--bind', '127.0.0.1'],
+      ...['--save', '', '--appendonly', 'no', '--dir', tmpdir(), '--loglevel', 'warning'],
+    ];
+    const child = spawn('sh', ['-c', WATCHDOG, 'redis-watchdog', ...args], {
+      stdio: ['pipe', 'pipe', 'ignore'],
+    });
     this.process = child;
-    const kill = () => child.kill('SIGKILL');
-    process.once('exit', kill);
     let exited = false;
     child.once('exit', () => {
       exited = true;
-      process.off('exit', kill);
-      if (this.process === child) this.process = undefined;
+      if (this.process === child) {
+        this.process = undefined;
+        this.pid = undefined;
+      }
+    });
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk;
+      const pid = Number.parseInt(out, 10);
+      if (out.includes('\n') && pid > 0) this.pid = pid;
     });
     await until(
       async () => {
         if (exited) throw new Error(`redis-server on port ${this.port} exited at start`);
-        return pings(this.port);
+        return this.pid !== undefined && (await pings(this.port));
       },
       `redis-server answers on port ${this.port}`,
       10_000,
@@ -109,19 +120,19 @@ export class ThrowawayRedis {
   /** Sends `signal` (SIGKILL: a crash; SIGTERM: a clean shutdown) and waits for the exit. */
   async stop(signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
     const child = this.process;
-    if (!child) return;
+    if (!child || this.pid === undefined) return;
     const exited = once(child, 'exit');
-    child.kill(signal);
+    process.kill(this.pid, signal);
     await exited;
   }
 
   /** SIGSTOP / SIGCONT: a Redis that hangs (connections stay open, nothing answers). */
   pause(): void {
-    this.process?.kill('SIGSTOP');
+    if (this.pid !== undefined) process.kill(this.pid, 'SIGSTOP');
   }
 
   resume(): void {
-    this.process?.kill('SIGCONT');
+    if (this.pid !== undefined) process.kill(this.pid, 'SIGCONT');
   }
 }
 
