@@ -40,11 +40,22 @@ interface Envelope {
   message: NotificationMessage;
 }
 
+/** Backoff of SUBSCRIBE retries on a connection that is up: 200 ms, doubling, at most this. */
+const SUBSCRIBE_RETRY_MAX_MS = 5000;
+
+type RedisRole = 'publisher' | 'subscriber';
+
 /**
  * The WebSocket connections of this instance, by user, and the delivery of messages to
  * them. With Redis, every instance subscribes to one channel and delivers to its own
  * sockets; the publishing instance delivers locally at once, so local delivery never
  * depends on Redis. Publishing never throws: failures are logged.
+ *
+ * Both Redis connections reconnect forever. The subscription is (re)issued by this class on
+ * every connection of the subscriber that becomes ready, and retried with backoff while it
+ * fails, so an instance that starts while Redis is down, or lives through a Redis restart,
+ * gets the events of other instances again as soon as Redis is back. Each outage is logged
+ * once per connection, and its end once.
  */
 export class Notifier {
   /** Replaced by the app's logger when the notifier was made before the app. */
@@ -56,7 +67,15 @@ export class Notifier {
   private readonly heartbeat: NodeJS.Timeout;
   private readonly publisher: Redis | undefined;
   private readonly subscriber: Redis | undefined;
-  private readonly subscribed: Promise<void>;
+  /** True while the SUBSCRIBE of the current subscriber connection holds. */
+  private subscribed = false;
+  /** Bumped on every ready and close of the subscriber: older SUBSCRIBE answers are stale. */
+  private generation = 0;
+  private retry: NodeJS.Timeout | undefined;
+  /** The connections whose current outage was logged (reset once they are back). */
+  private readonly down = new Set<RedisRole>();
+  private hasSubscribed = false;
+  private waiters: { resolve: () => void; reject: (error: Error) => void }[] = [];
   private closed = false;
 
   constructor(options: NotifierOptions = {}) {
@@ -64,52 +83,61 @@ export class Notifier {
     this.channel = options.channel ?? DEFAULT_CHANNEL;
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? 30_000);
     this.heartbeat.unref();
-    if (!options.redisUrl) {
-      this.subscribed = Promise.resolve();
-      return;
-    }
+    if (!options.redisUrl) return;
     const redisOptions = {
       connectTimeout: 2000,
       // Reconnect forever, but never wait more than 2 s between attempts.
       retryStrategy: (times: number) => Math.min(times * 200, 2000),
       maxRetriesPerRequest: 1,
+      // Commands go out on a ready connection or fail at once: nothing queues during an
+      // outage (a publish then is lost for other instances, and logged).
+      enableOfflineQueue: false,
     };
-    // A publish while Redis is away fails at once (logged) instead of queueing.
-    this.publisher = new Redis(options.redisUrl, { ...redisOptions, enableOfflineQueue: false });
-    this.subscriber = new Redis(options.redisUrl, redisOptions);
-    for (const [name, client] of [
-      ['publisher', this.publisher],
-      ['subscriber', this.subscriber],
-    ] as const) {
-      // Once per outage: a reconnect loop would otherwise log every 2 s.
-      let reported = false;
-      client.on('error', (error: Error & { code?: string }) => {
-        if (reported) return;
-        reported = true;
-        this.log?.warn(
-          { err: { message: error.message, code: error.code }, redis: name },
-          'notifications: Redis error',
-        );
-      });
-      client.on('ready', () => {
-        reported = false;
-      });
-    }
-    this.subscriber.on('message', (channel: string, text: string) => {
+    this.publisher = new Redis(options.redisUrl, redisOptions);
+    // ioredis resubscribes by itself only to channels whose SUBSCRIBE once succeeded, and
+    // not at all when the first one failed (Redis down at start): this class does it.
+    this.subscriber = new Redis(options.redisUrl, {
+      ...redisOptions,
+      autoResubscribe: false,
+      autoResendUnfulfilledCommands: false,
+    });
+
+    this.publisher.on('error', (error: Error) => this.outage('publisher', error));
+    this.publisher.on('close', () => this.outage('publisher'));
+    this.publisher.on('ready', () => {
+      if (this.down.delete('publisher')) {
+        this.log?.info({ redis: 'publisher' }, 'notifications: Redis publisher connected again');
+      }
+      this.settle();
+    });
+
+    const subscriber = this.subscriber;
+    subscriber.on('error', (error: Error) => this.outage('subscriber', error));
+    subscriber.on('close', () => {
+      this.generation++;
+      clearTimeout(this.retry);
+      if (this.subscribed) this.outage('subscriber');
+      this.subscribed = false;
+    });
+    subscriber.on('ready', () => {
+      this.generation++;
+      clearTimeout(this.retry);
+      this.subscribe(this.generation, 0);
+    });
+    subscriber.on('message', (channel: string, text: string) => {
       if (channel === this.channel) this.receive(text);
     });
-    this.subscribed = this.subscriber.subscribe(this.channel).then(
-      () => undefined,
-      (error) => this.log?.error({ err: error }, 'redis subscribe failed'),
-    );
   }
 
-  /** Resolves once the Redis subscription is in place (at once without Redis). */
-  async ready(): Promise<void> {
-    await this.subscribed;
-    if (this.publisher && this.publisher.status !== 'ready') {
-      await new Promise<void>((resolve) => this.publisher!.once('ready', () => resolve()));
-    }
+  /**
+   * Resolves once the Redis subscription holds and the publisher is connected (at once
+   * without Redis). While Redis is down it waits for Redis to come back; rejects when the
+   * notifier is closed first.
+   */
+  ready(): Promise<void> {
+    if (this.isReady()) return Promise.resolve();
+    if (this.closed) return Promise.reject(new Error('notifier closed'));
+    return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
   /** Adds a socket to the user's connections; it leaves them when it closes. */
@@ -136,11 +164,12 @@ export class Notifier {
     this.deliver(users, message);
     if (!this.publisher) return;
     const envelope: Envelope = { origin: this.origin, users, message };
-    this.publisher
-      .publish(this.channel, JSON.stringify(envelope))
-      .catch((error) =>
-        this.log?.error({ err: error, type: message.type }, 'notification publish failed'),
-      );
+    const publisher = this.publisher;
+    publisher.publish(this.channel, JSON.stringify(envelope)).catch((error: Error) => {
+      // During an outage the failure is the outage, already logged once.
+      if (publisher.status !== 'ready') this.outage('publisher', error);
+      else this.log?.error({ err: error, type: message.type }, 'notification publish failed');
+    });
   }
 
   /** Stops the heartbeat and Redis; closes sockets still open with 1001 (going away). */
@@ -148,11 +177,67 @@ export class Notifier {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.heartbeat);
+    clearTimeout(this.retry);
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('notifier closed'));
     for (const socket of this.connections.keys()) {
       if (socket.readyState === READY) socket.close(1001, 'Server shutting down');
     }
     this.publisher?.disconnect();
     this.subscriber?.disconnect();
+  }
+
+  private isReady(): boolean {
+    if (!this.publisher) return true;
+    return !this.closed && this.subscribed && this.publisher.status === 'ready';
+  }
+
+  private settle(): void {
+    if (!this.isReady()) return;
+    for (const waiter of this.waiters.splice(0)) waiter.resolve();
+  }
+
+  /** Logs the first sign of an outage of one connection; the rest of it is quiet. */
+  private outage(role: RedisRole, error?: Error & { code?: string }): void {
+    if (this.closed || this.down.has(role)) return;
+    this.down.add(role);
+    this.log?.warn(
+      { redis: role, err: error && { message: error.message, code: error.code } },
+      role === 'subscriber'
+        ? 'notifications: Redis subscription down, events of other instances do not arrive until it holds again'
+        : 'notifications: Redis publisher down, events reach only the sockets of this instance',
+    );
+  }
+
+  /**
+   * SUBSCRIBE on the subscriber connection of `generation`. Redis answers it the same when
+   * already subscribed. A failure on a connection that stays up (a timeout, a refusal) is
+   * retried with backoff; a connection that closes starts over once it is ready again.
+   */
+  private subscribe(generation: number, failures: number): void {
+    const subscriber = this.subscriber!;
+    if (this.closed || generation !== this.generation || subscriber.status !== 'ready') return;
+    subscriber.subscribe(this.channel).then(
+      () => {
+        if (this.closed || generation !== this.generation) return;
+        this.subscribed = true;
+        const again = this.down.delete('subscriber') || this.hasSubscribed;
+        this.hasSubscribed = true;
+        this.log?.info(
+          { redis: 'subscriber', channel: this.channel },
+          again
+            ? 'notifications: Redis subscription holds again'
+            : 'notifications: Redis subscription in place',
+        );
+        this.settle();
+      },
+      (error: Error) => {
+        if (this.closed || generation !== this.generation) return;
+        this.outage('subscriber', error);
+        const delay = Math.min(200 * 2 ** failures, SUBSCRIBE_RETRY_MAX_MS);
+        this.retry = setTimeout(() => this.subscribe(generation, failures + 1), delay);
+        this.retry.unref();
+      },
+    );
   }
 
   private deliver(users: number[], message: NotificationMessage): void {

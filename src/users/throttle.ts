@@ -82,10 +82,12 @@ export class RedisStore implements CounterStore {
 
 /**
  * Fixed one-minute windows on the injected clock, `limit` hits per key in each. Every hit
- * counts, refused or not. A store failure lets the request through (and is logged): a
- * broken Redis must not lock everybody out.
+ * counts, refused or not. A store failure lets the request through: a broken Redis must not
+ * lock everybody out. The first failure of an outage is logged, and the first success after.
  */
 export class Throttle {
+  private unavailable = false;
+
   constructor(
     private readonly store: CounterStore,
     private readonly limit: number,
@@ -105,11 +107,18 @@ export class Throttle {
     try {
       counts = await Promise.all(keys.map((key) => this.store.hit(key, window, ttlMs)));
     } catch (error) {
-      this.log.warn(
-        { err: { message: (error as Error)?.message } },
-        'rate-limit counters unavailable: request let through',
-      );
+      if (!this.unavailable) {
+        this.unavailable = true;
+        this.log.warn(
+          { err: { message: (error as Error)?.message } },
+          'rate-limit counters unavailable: requests let through until they are back',
+        );
+      }
       return;
+    }
+    if (this.unavailable) {
+      this.unavailable = false;
+      this.log.info('rate-limit counters available again');
     }
     if (counts.some((count) => count > this.limit)) {
       throw errors.throttled(Math.max(1, Math.ceil((windowEnd - now) / 1_000_000)));
