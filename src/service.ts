@@ -1,7 +1,7 @@
-import { randomInt } from 'node:crypto';
 import { type App, buildApp, type Deps } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
+import { secureRandom } from './controls/secure-random.js';
 import { openDatabase } from './db/client.js';
 import { UpstreamClient } from './upstream/client.js';
 import { DEMO_SERVICE_ACCOUNT } from './upstream/simulator/data.js';
@@ -20,9 +20,6 @@ export interface ServiceOptions {
   /** Runs before listening when the bundled simulator is used (demo data). */
   onSimulator?: (deps: Deps) => Promise<void>;
 }
-
-/** Math.random is not for draws that decide who gets audited. */
-const secureRandom = () => randomInt(0, 2 ** 48) / 2 ** 48;
 
 /**
  * Opens the database (migrating it), the upstream client (starting the bundled simulator
