@@ -34,7 +34,11 @@ import storeRoutes from './stores/routes.js';
 import type { UpstreamClient } from './upstream/client.js';
 import userRoutes, { restorePageRoutes } from './users/routes.js';
 
-/** Everything the routes need, made once at start and injected (tests swap clock and random). */
+/**
+ * Everything the routes need, made once at start and injected (tests swap clock, random,
+ * notifier and upstream). Each seam a test replaces also runs once as `npm start` wires it,
+ * in test/production-wiring.test.ts: keep it so when adding one.
+ */
 export interface Deps {
   config: Config;
   database: Database;
