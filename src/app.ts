@@ -22,6 +22,7 @@ import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { installConventions } from './http/conventions.js';
 import { parseQueryString } from './http/query.js';
+import { slowClientOptions } from './http/slow-clients.js';
 import itemRoutes from './items/routes.js';
 import { Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
@@ -123,6 +124,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Slow clients: bounds on receiving a request and on idle kept-alive connections.
+    ...slowClientOptions(config),
     routerOptions: {
       ignoreTrailingSlash: false,
       ignoreDuplicateSlashes: false,

@@ -28,6 +28,12 @@ export interface Config {
   logLevel: string;
   bodyLimit: number;
   production: boolean;
+  /** REQUEST_TIMEOUT_MS: a request (headers and body) not received whole by then: 408, closed. */
+  requestTimeoutMs: number;
+  /** HEADERS_TIMEOUT_MS: the same for the headers alone (at most REQUEST_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** KEEP_ALIVE_TIMEOUT_MS: an idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -91,6 +97,22 @@ function devSecret(dataDir: string, inMemory: boolean): string {
   return secret;
 }
 
+/** The bounds on slow clients; the headers' bound defaults to 10 s and never exceeds the request's. */
+function clientTimeouts(
+  env: Env,
+): Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'> {
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000);
+  const fallback = Math.min(10_000, requestTimeoutMs);
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', fallback, 1, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`,
+    );
+  }
+  const keepAliveTimeoutMs = integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1, 3_600_000);
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const port = integer(env, 'PORT', 8000, 0, 65535);
@@ -148,5 +170,6 @@ export function loadConfig(env: Env = process.env): Config {
     logLevel,
     bodyLimit: 1024 * 1024,
     production,
+    ...clientTimeouts(env),
   };
 }
