@@ -22,7 +22,7 @@ import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { installConventions } from './http/conventions.js';
 import { parseQueryString } from './http/query.js';
-import { slowClientOptions } from './http/slow-clients.js';
+import { closeAfterEarlyAnswers, slowClientOptions } from './http/slow-clients.js';
 import itemRoutes from './items/routes.js';
 import { Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
@@ -167,6 +167,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     if (closing) reply.header('connection', 'close');
   });
 
+  closeAfterEarlyAnswers(app);
   installConventions(app);
   installAuth(app, tokens, deps.database.db);
 

@@ -14,6 +14,17 @@ export function connectionsCheckingInterval(config: Config): number {
 }
 
 /**
+ * An answer given before the request has arrived whole (a 401 decided on the headers, say)
+ * closes the connection: otherwise Node reads, and throws away, the rest of the body for as
+ * long as the client takes to send it, up to REQUEST_TIMEOUT_MS.
+ */
+export function closeAfterEarlyAnswers(app: FastifyInstance): void {
+  app.addHook('onSend', async (request, reply) => {
+    if (!request.raw.complete) reply.header('connection', 'close');
+  });
+}
+
+/**
  * The Fastify options that bound slow clients (issue 7, section 4):
  * - a request whose headers have not all arrived `HEADERS_TIMEOUT_MS` after its first byte,
  *   or which has not arrived whole (headers and body) `REQUEST_TIMEOUT_MS` after it, is
@@ -48,7 +59,8 @@ const ANSWERS: Record<string, [number, string, string]> = {
  * A connection Node gave up on (a slow or malformed request): the error answer in the
  * shape of conventions.md (Fastify's own handler answers `{"error", "message",
  * "statusCode"}`), written unless an answer is being written on the connection just then,
- * and the connection is closed.
+ * and the connection is closed. (An answer given before the request arrived whole has
+ * closed the connection already, see closeAfterEarlyAnswers: no 408 follows it.)
  */
 function clientErrorHandler(this: FastifyInstance, error: ConnectionError, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;

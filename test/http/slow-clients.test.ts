@@ -181,6 +181,26 @@ describe('slow clients', () => {
     );
   });
 
+  it('closes the connection after an answer given before the body arrived (401), not at the bound', async () => {
+    const raw = await rawConnection();
+    raw.socket.write(
+      'POST /api/v1/carts/ HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{',
+    );
+    const drip = setInterval(() => {
+      if (!raw.socket.destroyed) raw.socket.write(' ');
+    }, 50);
+    const [life] = await settleBy([raw.closed], Date.now() + REQUEST_MS);
+    clearInterval(drip);
+    expect(life, 'still open after the 401').toBeDefined();
+    expect(life!).toBeLessThan(REQUEST_MS / 2);
+    const answer = firstAnswer(raw.received());
+    expect(answer.status).toBe(401);
+    expect(raw.received()).toMatch(/connection: close\r\n/i);
+    // One answer only: no 408 after the 401.
+    expect(raw.received().match(/HTTP\/1\.1 /g)).toHaveLength(1);
+  });
+
   it('answers what Node refuses before routing in the shape of conventions.md, and closes', async () => {
     const cases: [string, number, string][] = [
       ['NOT HTTP AT ALL\r\n\r\n', 400, 'bad_request'],
