@@ -23,6 +23,7 @@ import { installAuth } from './http/auth.js';
 import { installConventions } from './http/conventions.js';
 import { parseQueryString } from './http/query.js';
 import { installRequestScope } from './http/request-scope.js';
+import { closeAfterEarlyAnswers, slowClientOptions } from './http/slow-clients.js';
 import itemRoutes from './items/routes.js';
 import { Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
@@ -35,7 +36,11 @@ import storeRoutes from './stores/routes.js';
 import type { UpstreamClient } from './upstream/client.js';
 import userRoutes, { restorePageRoutes } from './users/routes.js';
 
-/** Everything the routes need, made once at start and injected (tests swap clock and random). */
+/**
+ * Everything the routes need, made once at start and injected (tests swap clock, random,
+ * notifier and upstream). Each seam a test replaces also runs once as `npm start` wires it,
+ * in test/production-wiring.test.ts: keep it so when adding one.
+ */
 export interface Deps {
   config: Config;
   database: Database;
@@ -120,6 +125,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
     forceCloseConnections: 'idle',
+    // Slow clients: bounds on receiving a request and on idle kept-alive connections.
+    ...slowClientOptions(config),
     routerOptions: {
       ignoreTrailingSlash: false,
       ignoreDuplicateSlashes: false,
@@ -161,6 +168,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     if (closing) reply.header('connection', 'close');
   });
 
+  closeAfterEarlyAnswers(app);
   installConventions(app);
   installRequestScope(app);
   installAuth(app, tokens, deps.database.db);

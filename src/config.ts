@@ -33,6 +33,12 @@ export interface Config {
   databaseStatementTimeoutMs: number;
   /** Connections to upstream by kind of call: hung calls of one kind leave the others theirs. */
   upstreamConnections: { identity: number; catalogue: number; orders: number };
+  /** REQUEST_TIMEOUT_MS: a request (headers and body) not received whole by then: 408, closed. */
+  requestTimeoutMs: number;
+  /** HEADERS_TIMEOUT_MS: the same for the headers alone (at most REQUEST_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** KEEP_ALIVE_TIMEOUT_MS: an idle kept-alive connection is closed after this. */
+  keepAliveTimeoutMs: number;
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -94,6 +100,22 @@ function devSecret(dataDir: string, inMemory: boolean): string {
   const secret = randomBytes(32).toString('hex');
   writeFileSync(file, secret, { mode: 0o600 });
   return secret;
+}
+
+/** The bounds on slow clients; the headers' bound defaults to 10 s and never exceeds the request's. */
+function clientTimeouts(
+  env: Env,
+): Pick<Config, 'requestTimeoutMs' | 'headersTimeoutMs' | 'keepAliveTimeoutMs'> {
+  const requestTimeoutMs = integer(env, 'REQUEST_TIMEOUT_MS', 30_000, 1, 3_600_000);
+  const fallback = Math.min(10_000, requestTimeoutMs);
+  const headersTimeoutMs = integer(env, 'HEADERS_TIMEOUT_MS', fallback, 1, 3_600_000);
+  if (headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(
+      `HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS (${requestTimeoutMs}), got ${headersTimeoutMs}`,
+    );
+  }
+  const keepAliveTimeoutMs = integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1, 3_600_000);
+  return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }
 
 export function loadConfig(env: Env = process.env): Config {
@@ -161,5 +183,6 @@ export function loadConfig(env: Env = process.env): Config {
       catalogue: integer(env, 'UPSTREAM_CONNECTIONS_CATALOGUE', 16, 1, 1024),
       orders: integer(env, 'UPSTREAM_CONNECTIONS_ORDERS', 8, 1, 1024),
     },
+    ...clientTimeouts(env),
   };
 }

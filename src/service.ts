@@ -1,9 +1,9 @@
-import { randomInt } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Logger, pino } from 'pino';
 import { type App, buildApp, type Deps } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
+import { secureRandom } from './controls/secure-random.js';
 import { type Database, openDatabase } from './db/client.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -23,9 +23,6 @@ export interface ServiceOptions {
   /** Runs before listening when the bundled simulator is used (demo data). */
   onSimulator?: (deps: Deps) => Promise<void>;
 }
-
-/** Math.random is not for draws that decide who gets audited. */
-const secureRandom = () => randomInt(0, 2 ** 48) / 2 ** 48;
 
 /**
  * Applies migrations, waiting for a database that is not reachable yet (a deploy that starts

@@ -179,6 +179,41 @@ describe('loadConfig', () => {
     expect(error.message.length).toBeLessThan(200);
   });
 
+  it('bounds slow clients: request 30 s, headers 10 s (never above the request), keep-alive 72 s', () => {
+    expect(loadConfig(env({}))).toMatchObject({
+      requestTimeoutMs: 30_000,
+      headersTimeoutMs: 10_000,
+      keepAliveTimeoutMs: 72_000,
+    });
+    expect(
+      loadConfig(
+        env({
+          REQUEST_TIMEOUT_MS: '60000',
+          HEADERS_TIMEOUT_MS: '20000',
+          KEEP_ALIVE_TIMEOUT_MS: '5000',
+        }),
+      ),
+    ).toMatchObject({
+      requestTimeoutMs: 60_000,
+      headersTimeoutMs: 20_000,
+      keepAliveTimeoutMs: 5000,
+    });
+    // A shorter request bound takes the headers' default down with it.
+    expect(loadConfig(env({ REQUEST_TIMEOUT_MS: '4000' })).headersTimeoutMs).toBe(4000);
+    for (const [name, vars] of [
+      ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '0' }],
+      ['REQUEST_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '30s' }],
+      ['HEADERS_TIMEOUT_MS', { HEADERS_TIMEOUT_MS: '0' }],
+      ['HEADERS_TIMEOUT_MS', { REQUEST_TIMEOUT_MS: '5000', HEADERS_TIMEOUT_MS: '6000' }],
+      ['KEEP_ALIVE_TIMEOUT_MS', { KEEP_ALIVE_TIMEOUT_MS: '0' }],
+      ['KEEP_ALIVE_TIMEOUT_MS', { KEEP_ALIVE_TIMEOUT_MS: '-5' }],
+    ] as const) {
+      const error = configError(vars);
+      expect(error.message, JSON.stringify(vars)).toContain(name);
+      expect(error.message).not.toMatch(/[\r\n]/);
+    }
+  });
+
   it('keeps the message on one line whatever the bad value holds', () => {
     for (const [name, value] of [
       ['PORT', '80\n81'],

@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import type { App } from '../app.js';
+import { users } from '../db/schema.js';
 import { errors } from '../http/errors.js';
 import { usersContext } from '../users/context.js';
 import { limitBy } from '../users/throttle.js';
@@ -49,20 +51,34 @@ export default async function authRoutes(app: App): Promise<void> {
       schema: {
         tags: ['auth'],
         summary: 'Refresh a still valid access token (within the refresh window)',
+        description:
+          'Answers a new token with a new `exp` and the same `orig_iat`. Refused with 400 ' +
+          '`{"non_field_errors": ["..."]}`, as djangorestframework-jwt answers: a token that ' +
+          'does not verify or has expired (`Signature has expired.`), the token of a user that ' +
+          "no longer exists (`User doesn't exist.`), and one past `orig_iat + " +
+          'JWT_REFRESH_WINDOW_SECONDS` (`Refresh has expired.`).',
         security: [],
         body: RefreshBody,
         response: { 200: RefreshAnswer },
       },
     },
     async (request) => {
-      let token: string | null;
+      let token: string;
       try {
-        token = app.tokens.refresh(request.body.token);
+        token = await app.tokens.refresh(request.body.token, async (id) => {
+          const [user] = await database.db
+            .select({ id: users.id, username: users.username })
+            .from(users)
+            .where(eq(users.id, id));
+          return user;
+        });
       } catch (error) {
         if (error instanceof TokenError) throw errors.nonField(error.message);
         throw error;
       }
-      if (!token) throw errors.nonField('Refresh has expired.');
+      // djangorestframework-jwt's messages.
+      if (token === 'unknown_user') throw errors.nonField("User doesn't exist.");
+      if (token === 'window_passed') throw errors.nonField('Refresh has expired.');
       return { token };
     },
   );

@@ -81,10 +81,20 @@ export class TokenService {
     return payload as unknown as Claims;
   }
 
-  /** A new token with a new exp and the same orig_iat; null past the refresh window. */
-  refresh(token: string): string | null {
+  /**
+   * A new token with a new exp and the same orig_iat, for the user `findUser` still finds
+   * (by the token's `sub`). TokenError for a token that does not verify; 'unknown_user' when
+   * the user is gone; 'window_passed' past the refresh window. The order of the checks is
+   * djangorestframework-jwt's: signature and expiry, then the user, then the window.
+   */
+  async refresh(
+    token: string,
+    findUser: (id: number) => Promise<{ id: number; username: string } | undefined>,
+  ): Promise<string | 'unknown_user' | 'window_passed'> {
     const claims = this.verify(token);
-    if (this.nowSeconds() > claims.orig_iat + this.refreshWindowSeconds) return null;
-    return this.issue({ id: Number(claims.sub), username: claims.username }, claims.orig_iat);
+    const user = await findUser(Number(claims.sub));
+    if (!user) return 'unknown_user';
+    if (this.nowSeconds() > claims.orig_iat + this.refreshWindowSeconds) return 'window_passed';
+    return this.issue(user, claims.orig_iat);
   }
 }

@@ -91,9 +91,10 @@ export default async function userRoutes(app: App): Promise<void> {
           'With `Authorization-Upstream`, the telephone number comes from the upstream ' +
           "profile of that token's user (401 `upstream_token_not_valid` when upstream refuses " +
           'it, or when the token belongs to another user than the access token); without it, ' +
-          'from the profile stored at the last login. Shipments are then looked up upstream ' +
-          'with the service account. No telephone number: 200 `[]`. Upstream failures: 502, ' +
-          '503, 504.',
+          'from the profile stored at the last login. Shipments are then looked up upstream, ' +
+          "as for `categories/`: with the caller's `Authorization-Upstream` token when sent, " +
+          'otherwise with the service account. No telephone number: 200 `[]`. Upstream ' +
+          'failures: 502, 503, 504.',
         response: { 200: Shipments },
       },
     },
@@ -106,7 +107,9 @@ export default async function userRoutes(app: App): Promise<void> {
         telephone = typeof profile.telephone === 'string' ? profile.telephone : '';
       }
       if (telephone.trim() === '') return [];
-      return checkShipments(await upstream.shipments('service', telephone.trim()));
+      return checkShipments(
+        await upstream.shipments(token ? { token } : 'service', telephone.trim()),
+      );
     },
   );
 

@@ -153,6 +153,23 @@ describe('POST auth/jwt/refresh/', () => {
     expect(expired.body.non_field_errors).toEqual(['Signature has expired.']);
   });
 
+  it("refuses the validly signed token of a user that no longer exists: 400 User doesn't exist.", async () => {
+    // A user of its own: the row is deleted, the others' tests keep theirs.
+    ctx.sim.data.users.push({
+      ...structuredClone(ctx.sim.data.users.find((u) => u.username === 'bruno')!),
+      username: 'gone',
+      password: 'gone-pass-2026',
+    });
+    PASSWORDS.gone = 'gone-pass-2026';
+    const session = await ctx.login('gone');
+    const before = await ctx.request('POST', REFRESH, { body: { token: session.token } });
+    expect(before.status).toBe(200);
+    await ctx.database.db.delete(users).where(eq(users.id, session.userId));
+    const answer = await ctx.request('POST', REFRESH, { body: { token: session.token } });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ non_field_errors: ["User doesn't exist."] });
+  });
+
   it('refuses garbage and a token signed with another secret with 400', async () => {
     const garbage = await ctx.request('POST', REFRESH, { body: { token: 'not-a-token' } });
     expect(garbage.status).toBe(400);

@@ -205,11 +205,46 @@ describe('GET users/me/shipments/', () => {
     for (const shipment of answer.body)
       expect(Object.keys(shipment).sort()).toEqual(SHIPMENT_FIELDS);
     expect(answer.body[1].CSTrURL).toBeNull();
-    // Looked up with the service account, not with the user's token.
+    // Looked up with the user's token, as categories/ does when the header is sent.
     const calls = callsOf('shipments').slice(before);
     expect(calls).toHaveLength(1);
-    expect(calls[0].authorization).not.toBe(`Bearer ${anna.upstreamToken}`);
+    expect(calls[0].authorization).toBe(`Bearer ${anna.upstreamToken}`);
     expect(decodeURIComponent(calls[0].path)).toContain('telephone=+4915112345678');
+  });
+
+  it("asks upstream with the caller's token when Authorization-Upstream is sent, with the service account only without it", async () => {
+    const serviceTokens = () =>
+      new Set(
+        callsOf('admin.user')
+          .map((c) => c.authorization)
+          .filter(Boolean),
+      );
+    // The service account's token, as the service sends it (a restore lookup uses it).
+    await ctx.request('POST', '/api/v1/request-restore-code/', { body: { username: 'nobody' } });
+    expect(serviceTokens().size).toBeGreaterThan(0);
+
+    let before = callsOf('shipments').length;
+    const withHeader = await shipments(anna, anna.upstreamToken);
+    expect(withHeader.status).toBe(200);
+    let calls = callsOf('shipments').slice(before);
+    expect(calls.map((c) => c.authorization)).toEqual([`Bearer ${anna.upstreamToken}`]);
+
+    before = callsOf('shipments').length;
+    const without = await shipments(anna);
+    expect(without.status).toBe(200);
+    expect(without.body).toEqual(withHeader.body);
+    calls = callsOf('shipments').slice(before);
+    expect(calls).toHaveLength(1);
+    expect(calls[0].authorization).not.toBe(`Bearer ${anna.upstreamToken}`);
+    expect(serviceTokens().has(calls[0].authorization)).toBe(true);
+  });
+
+  it('an upstream token that upstream refuses on the shipments call itself: 401 upstream_token_not_valid', async () => {
+    // The profile check passes; the token is revoked before shipments are asked for.
+    ctx.sim.inject('shipments', { type: 'unauthorized' });
+    const answer = await shipments(anna, anna.upstreamToken);
+    expect(answer.status).toBe(401);
+    expect(answer.body.code).toBe('upstream_token_not_valid');
   });
 
   it('with the token the upstream profile decides; without it, the number stored at login', async () => {

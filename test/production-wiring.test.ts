@@ -1,0 +1,270 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { DEMO_STORE_GLNS, demoData } from '../src/upstream/simulator/data.js';
+import { closedPort, codeIn, type SmtpReceiver, startSmtpReceiver } from './mail/smtp.js';
+import { type Client, type Message, open, TIMESTAMP, wsUrl } from './notifications/client.js';
+
+/**
+ * The rule of this file: every seam the other tests replace (random source, clock,
+ * notifier, mailer, upstream) runs here once as `npm start` wires it. The service is its
+ * own process, started as `npm start` starts it, configured only through the environment
+ * (NODE_ENV=production), and talked to over HTTP and WebSocket only:
+ * - random source and clock: the real ones (`secureRandom`, `systemClock`);
+ * - notifier: in-process, or through Redis when TEST_REDIS_URL is set;
+ * - mailer: SMTP, to a real SMTP server in this process;
+ * - upstream: UPSTREAM_URL unset, so the bundled simulator with the demo data (seeded on
+ *   start, as `npm start` does);
+ * - database: an empty PostgreSQL database when TEST_DATABASE_URL is set, else the
+ *   embedded one in a DATA_DIR; the service migrates it on start.
+ */
+
+const DEMO_USERS = demoData().users;
+const ANNA = DEMO_USERS.find((u) => u.username === 'anna')!;
+const CARLA = DEMO_USERS.find((u) => u.username === 'carla')!; // the demo admin
+// Trade store Hannover-Linden: carts_for_random_control = 1 in the demo data, under the
+// demo option criteria_for_random_controls = carts, so every checkout there draws.
+const N1_STORE = DEMO_STORE_GLNS[2];
+
+/** Every setting of operations.md: none leaks in from the environment the tests run in. */
+const SETTINGS = [
+  'PORT',
+  'HOST',
+  'DATABASE_URL',
+  'DATA_DIR',
+  'REDIS_URL',
+  'UPSTREAM_URL',
+  'UPSTREAM_ADMIN_USERNAME',
+  'UPSTREAM_ADMIN_PASSWORD',
+  'UPSTREAM_TIMEOUT_MS',
+  'JWT_SECRET',
+  'JWT_TTL_SECONDS',
+  'JWT_REFRESH_WINDOW_SECONDS',
+  'PUBLIC_URL',
+  'SMTP_URL',
+  'MAIL_FROM',
+  'RESTORE_CODE_TTL_SECONDS',
+  'WS_CODE_TTL_SECONDS',
+  'AUTH_RATE_LIMIT_PER_MINUTE',
+  'TRUST_PROXY',
+  'LOG_LEVEL',
+  'NODE_ENV',
+];
+
+let child: ChildProcess | undefined;
+let smtp: SmtpReceiver | undefined;
+let socket: Client | undefined;
+let dataDir: string | undefined;
+let dropDatabase: (() => Promise<void>) | undefined;
+
+afterAll(async () => {
+  socket?.close();
+  if (child && child.exitCode === null) {
+    const exited = once(child, 'exit');
+    child.kill('SIGKILL');
+    await exited;
+  }
+  await smtp?.close();
+  await dropDatabase?.();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** A fresh, empty database on the test server (the service migrates it). */
+async function freshPostgres(serverUrl: string): Promise<string> {
+  const name = `ordering_wiring_${randomBytes(6).toString('hex')}`;
+  const run = async (sql: string) => {
+    const admin = new pg.Client({ connectionString: serverUrl });
+    await admin.connect();
+    try {
+      await admin.query(sql);
+    } finally {
+      await admin.end();
+    }
+  };
+  await run(`create database ${name}`);
+  dropDatabase = () => run(`drop database if exists ${name} with (force)`).catch(() => {});
+  const target = new URL(serverUrl);
+  target.pathname = `/${name}`;
+  return target.toString();
+}
+
+/** A message of `type` that `match` accepts; others are skipped (a shared Redis may carry them). */
+async function nextOf(
+  client: Client,
+  type: string,
+  match: (message: Message) => boolean,
+  deadline: number,
+): Promise<Message> {
+  for (;;) {
+    const message = await client.next(Math.max(1, deadline - Date.now()));
+    if (message.type === type && match(message)) return message;
+  }
+}
+
+const micros = (timestamp: string) =>
+  Date.parse(timestamp.slice(0, 23) + timestamp.slice(26)) * 1000 + Number(timestamp.slice(23, 26));
+
+describe('the service as `npm start` wires it (no seam replaced)', () => {
+  it('draws a random control with the real random source, notifies over the real notifier, stamps the real time and mails over SMTP', async () => {
+    const started = Date.now();
+    smtp = await startSmtpReceiver();
+    const port = await closedPort();
+    const url = `http://127.0.0.1:${port}`;
+    const env: Record<string, string | undefined> = { ...process.env };
+    for (const name of SETTINGS) delete env[name];
+    Object.assign(env, {
+      NODE_ENV: 'production',
+      JWT_SECRET: randomBytes(24).toString('hex'),
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Ordering <ordering@example.com>',
+      LOG_LEVEL: 'info',
+    });
+    if (process.env.TEST_DATABASE_URL) {
+      env.DATABASE_URL = await freshPostgres(process.env.TEST_DATABASE_URL);
+    } else {
+      dataDir = mkdtempSync(join(tmpdir(), 'ordering-wiring-'));
+      env.DATA_DIR = dataDir;
+    }
+    if (process.env.TEST_REDIS_URL) env.REDIS_URL = process.env.TEST_REDIS_URL;
+
+    // `npm start` is `tsx src/main.ts`.
+    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr!.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = once(child, 'exit');
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      );
+      if (ok) break;
+      if (i > 600 || child.exitCode !== null) throw new Error(`service did not start: ${output}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(output).toContain('simulator');
+
+    const call = async (method: string, path: string, token?: string, body?: unknown) => {
+      const headers: Record<string, string> = {};
+      if (token) headers.authorization = `Bearer ${token}`;
+      if (body !== undefined) headers['content-type'] = 'application/json';
+      const response = await fetch(url + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await response.text();
+      // biome-ignore lint/suspicious/noExplicitAny: the test reads the fields it checks
+      return { status: response.status, text, body: (text ? JSON.parse(text) : undefined) as any };
+    };
+    const login = async (username: string, password: string) => {
+      const answer = await call('POST', '/api/v1/auth/jwt/token/', undefined, {
+        username,
+        password,
+      });
+      expect(answer.status, answer.text).toBe(200);
+      return answer.body.token as string;
+    };
+    /** Within the test's run, by the system clock (the service stamps with its own). */
+    const recent = (timestamp: string) => {
+      expect(timestamp).toMatch(TIMESTAMP);
+      expect(micros(timestamp)).toBeGreaterThanOrEqual((started - 1000) * 1000);
+      expect(micros(timestamp)).toBeLessThanOrEqual((Date.now() + 1000) * 1000);
+    };
+
+    // Upstream (the bundled simulator) and the clock: a token issued now.
+    const anna = await login(ANNA.username, ANNA.password);
+    const claims = JSON.parse(Buffer.from(anna.split('.')[1], 'base64url').toString());
+    expect(claims.iat * 1000).toBeGreaterThanOrEqual(started - 1000);
+    expect(claims.iat * 1000).toBeLessThanOrEqual(Date.now() + 1000);
+
+    // The notifier: anna listens before she checks out.
+    const group = await call('POST', '/api/v1/websocket-notifications/groups/', anna);
+    expect(group.status, group.text).toBe(201);
+    socket = await open(wsUrl(url, group.body.code));
+
+    const organizations = await call('GET', '/api/v1/organizations/', anna);
+    expect(organizations.status, organizations.text).toBe(200);
+    const organization = organizations.body.results[0].organization_id;
+    const cart = await call('POST', '/api/v1/carts/', anna, {
+      store: N1_STORE,
+      organization,
+      customer_order_number: 'PO-WIRING',
+      order_mark: '',
+    });
+    expect(cart.status, cart.text).toBe(201);
+    recent(cart.body.created);
+    const item = await call('POST', '/api/v1/items/', anna, {
+      cart: cart.body.id,
+      part_number: '10001234',
+      quantity: 2,
+    });
+    expect(item.status, item.text).toBe(201);
+    const checkout = await call('PATCH', `/api/v1/carts/${cart.body.id}/checkout/`, anna);
+    expect(checkout.status, checkout.text).toBe(200);
+    recent(checkout.body.created);
+
+    // The random source: N = 1 always draws, so the cart carries a random control.
+    const listed = await call('GET', '/api/v1/carts/?page_size=100', anna);
+    expect(listed.status, listed.text).toBe(200);
+    const mine = listed.body.results.find((c: { id: number }) => c.id === cart.body.id);
+    expect(mine.controls, output).toHaveLength(1);
+    const [controlId] = mine.controls;
+    const carla = await login(CARLA.username, CARLA.password);
+    const controls = await call('GET', '/api/v1/controls/?is_random=True&page_size=100', carla);
+    expect(controls.status, controls.text).toBe(200);
+    const control = controls.body.results.find((c: { id: number }) => c.id === controlId);
+    expect(control).toMatchObject({ is_random: true, status: 'pending', verified_at: null });
+    recent(control.created);
+    expect(output).not.toContain('random control draw failed');
+
+    // ...and anna heard of it over her WebSocket.
+    const deadline = Date.now() + 5000;
+    const message = await nextOf(
+      socket,
+      'control.created',
+      (m) => m.data.control?.id === controlId && m.data.control.carts?.includes(cart.body.id),
+      deadline,
+    );
+    expect(message.data.control.is_random).toBe(true);
+    recent(message.created);
+
+    // The mailer: a restore code goes out over SMTP, and it sets the password upstream.
+    const request = await call('POST', '/api/v1/request-restore-code/', undefined, {
+      username: ANNA.username,
+    });
+    expect(request.status, request.text).toBe(202);
+    const mail = await smtp.next(ANNA.email, 0, 10_000);
+    expect(mail.from).toBe('ordering@example.com');
+    const code = codeIn(mail);
+    expect(code).toMatch(/^\d{6}$/);
+    const restored = await call('POST', '/api/v1/restore-password/', undefined, {
+      username: ANNA.username,
+      code,
+      password: 'anna-restored-2026',
+    });
+    expect(restored.status, restored.text).toBe(202);
+    await login(ANNA.username, 'anna-restored-2026');
+
+    // And it stops as deployed: SIGTERM, WebSockets closed with 1001, exit 0.
+    child.kill('SIGTERM');
+    expect(await socket.closed).toBe(1001);
+    const [exitCode] = await exited;
+    expect(exitCode, output).toBe(0);
+    expect(Date.now() - started).toBeLessThan(60_000);
+  }, 90_000);
+});
