@@ -1,18 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../src/upstream/simulator/data.js';
 import { type Simulator, startSimulator } from '../src/upstream/simulator/server.js';
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
-}
+import { freePort, startServiceProcess } from './helpers/process.js';
 
 let child: ChildProcess | undefined;
 let sim: Simulator | undefined;
@@ -31,37 +23,20 @@ describe('the service process (src/main.ts)', () => {
   it('finishes requests in flight on SIGTERM, exits 0 and logs no secret', async () => {
     sim = await startSimulator();
     const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: {
+    // Ready when /healthz answers, as a load balancer sees it.
+    const service = await startServiceProcess(
+      {
         ...process.env,
         DATABASE_URL: 'memory://',
-        PORT: String(port),
         LOG_LEVEL: 'info',
         UPSTREAM_URL: sim.url,
         UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
         UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr!.on('data', (chunk) => {
-      output += chunk;
-    });
-    const exited = once(child, 'exit');
-    // Ready when /healthz answers, as a load balancer sees it.
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 600 || child.exitCode !== null) throw new Error(`service did not start: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      port,
+    );
+    child = service.child;
+    const { exited, url } = service;
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
 
     const anna = DEMO_USERS.find((u) => u.username === 'anna')!;
@@ -108,6 +83,7 @@ describe('the service process (src/main.ts)', () => {
     expect(answer.connection).toBe('close');
     const [code] = await exited;
     expect(code).toBe(0);
+    const output = service.output();
     expect(output).toContain('shutting down');
     for (const secret of [token, upstream_token, anna.password])
       expect(output).not.toContain(secret);

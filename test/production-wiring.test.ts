@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS, demoData } from '../src/upstream/simulator/data.js';
-import { closedPort, codeIn, type SmtpReceiver, startSmtpReceiver } from './mail/smtp.js';
+import { freePort, startServiceProcess } from './helpers/process.js';
+import { codeIn, type SmtpReceiver, startSmtpReceiver } from './mail/smtp.js';
 import { type Client, type Message, open, TIMESTAMP, wsUrl } from './notifications/client.js';
 
 /**
@@ -113,7 +114,7 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
   it('draws a random control with the real random source, notifies over the real notifier, stamps the real time and mails over SMTP', async () => {
     const started = Date.now();
     smtp = await startSmtpReceiver();
-    const port = await closedPort();
+    const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env: Record<string, string | undefined> = { ...process.env };
     for (const name of SETTINGS) delete env[name];
@@ -135,28 +136,10 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     if (process.env.TEST_REDIS_URL) env.REDIS_URL = process.env.TEST_REDIS_URL;
 
     // `npm start` is `tsx src/main.ts`.
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr!.on('data', (chunk) => {
-      output += chunk;
-    });
-    const exited = once(child, 'exit');
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`${url}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      if (i > 600 || child.exitCode !== null) throw new Error(`service did not start: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    expect(output).toContain('simulator');
+    const service = await startServiceProcess(env, port, '/readyz');
+    child = service.child;
+    const { exited } = service;
+    expect(service.output()).toContain('simulator');
 
     const call = async (method: string, path: string, token?: string, body?: unknown) => {
       const headers: Record<string, string> = {};
@@ -222,7 +205,7 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     const listed = await call('GET', '/api/v1/carts/?page_size=100', anna);
     expect(listed.status, listed.text).toBe(200);
     const mine = listed.body.results.find((c: { id: number }) => c.id === cart.body.id);
-    expect(mine.controls, output).toHaveLength(1);
+    expect(mine.controls, service.output()).toHaveLength(1);
     const [controlId] = mine.controls;
     const carla = await login(CARLA.username, CARLA.password);
     const controls = await call('GET', '/api/v1/controls/?is_random=True&page_size=100', carla);
@@ -230,7 +213,7 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     const control = controls.body.results.find((c: { id: number }) => c.id === controlId);
     expect(control).toMatchObject({ is_random: true, status: 'pending', verified_at: null });
     recent(control.created);
-    expect(output).not.toContain('random control draw failed');
+    expect(service.output()).not.toContain('random control draw failed');
 
     // ...and anna heard of it over her WebSocket.
     const deadline = Date.now() + 5000;
@@ -264,7 +247,7 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     child.kill('SIGTERM');
     expect(await socket.closed).toBe(1001);
     const [exitCode] = await exited;
-    expect(exitCode, output).toBe(0);
+    expect(exitCode, service.output()).toBe(0);
     expect(Date.now() - started).toBeLessThan(60_000);
   }, 90_000);
 });

@@ -1,7 +1,5 @@
-import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import { type ChildProcess, execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +7,7 @@ import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../src/upstream/simulator/data.js';
 import { onPostgres } from '../helpers/db.js';
+import { freePort, startServiceProcess } from '../helpers/process.js';
 
 /**
  * `pg_ctl restart -m fast` (a minor upgrade, a failover) under a load of item adds, against
@@ -39,14 +38,6 @@ if (!enabled) {
 function pgCommand(name: string, args: string[]): [string, string[]] {
   const path = join(bin!, name);
   return asRoot ? ['runuser', ['-u', 'postgres', '--', path, ...args]] : [path, args];
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  return port;
 }
 
 let dir: string | undefined;
@@ -92,37 +83,21 @@ it.runIf(enabled)(
     const databaseUrl = `postgres://postgres@127.0.0.1:${dbPort}/postgres`;
 
     // The service as `npm start` runs it: its own process, bundled ERP simulator, demo data.
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
     const appData = join(dir, 'app');
     mkdirSync(appData);
-    child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
-      env: {
+    const service = await startServiceProcess(
+      {
         ...process.env,
         DATABASE_URL: databaseUrl,
         DATA_DIR: appData,
-        PORT: String(port),
         LOG_LEVEL: 'warn',
         UPSTREAM_URL: '',
       },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr!.on('data', (chunk) => {
-      output += chunk;
-    });
-    for (let i = 0; ; i++) {
-      const ready = await fetch(`${url}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ready) break;
-      if (i > 600 || child.exitCode !== null) throw new Error(`service did not start: ${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+      await freePort(),
+      '/readyz',
+    );
+    child = service.child;
+    const { url } = service;
 
     const anna = DEMO_USERS.find((u) => u.username === 'anna')!;
     const json = { 'content-type': 'application/json' };
@@ -221,7 +196,7 @@ it.runIf(enabled)(
     } finally {
       await direct.end();
     }
-    expect(output).not.toMatch(/Unhandled|uncaught/i);
+    expect(service.output()).not.toMatch(/Unhandled|uncaught/i);
   },
   120_000,
 );

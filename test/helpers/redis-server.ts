@@ -7,15 +7,7 @@ import { tmpdir } from 'node:os';
 export const redisServerAvailable =
   spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 
-/** A port nothing listens on right now. */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+export { freePort } from './process.js';
 
 /** Polls `condition` every `everyMs` until it holds; fails after `timeoutMs`. */
 export async function until(

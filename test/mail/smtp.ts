@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
@@ -80,14 +79,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
 }
 
 /** A port nothing listens on (taken, then released). */
-export async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return address.port;
-}
+export { freePort as closedPort } from '../helpers/process.js';
 
 export const codeIn = (mail: ReceivedMail) => /new password: (\d{6})/.exec(mail.content)?.[1];
 

@@ -1,18 +1,8 @@
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { checkedOutCart } from '../controls/fixtures.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { freePort as closedPort } from '../helpers/process.js';
 import { connect } from './client.js';
-
-/** A port nothing listens on: Redis is configured but down. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 let ctx: TestContext;
 let anna: Session;

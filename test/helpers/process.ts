@@ -1,0 +1,55 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+
+/** A port nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+export interface ServiceProcess {
+  child: ChildProcess;
+  url: string;
+  /** Everything the process wrote so far, stdout and stderr. */
+  output(): string;
+  /** Resolves with the exit code and signal. */
+  exited: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+/**
+ * The service in a process of its own, started as `npm start` starts it (`tsx src/main.ts`),
+ * on `port`; resolves once `readyPath` answers 2xx.
+ */
+export async function startServiceProcess(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  readyPath = '/healthz',
+): Promise<ServiceProcess> {
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    env: { ...env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  for (let i = 0; ; i++) {
+    const ok = await fetch(url + readyPath).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+    if (i > 600 || child.exitCode !== null) throw new Error(`service did not start: ${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { child, url, output: () => output, exited };
+}
