@@ -203,13 +203,16 @@ const MAX_REPORTED_FIELDS = 20;
 /** Why PostgreSQL cannot take this text, if it cannot. */
 function textProblem(value: string): string | undefined {
   if (value.includes(NUL)) return 'Null characters are not allowed.';
+  // pg would store U+FFFD in place of each: the value would silently change.
+  if (!value.isWellFormed()) return 'Unpaired surrogate characters are not allowed.';
   return undefined;
 }
 
 /**
- * PostgreSQL text cannot hold U+0000, so such a value would fail in the database (500).
- * Refused here for every route, as DRF does: a path parameter names no object (404); a
- * query or body field is a 400 on that field.
+ * PostgreSQL text cannot hold U+0000 (the query fails: a 500), and UTF-8 cannot hold an
+ * unpaired UTF-16 surrogate (JSON `"\ud800"`: stored as U+FFFD). Both are refused here for
+ * every route, as DRF does for null characters: a path parameter names no object (404); a
+ * query or body value is a 400 on its field.
  */
 function refuseBadText(request: FastifyRequest): void {
   const params = request.params as Record<string, unknown> | undefined;

@@ -339,3 +339,58 @@ describe('the restore page form', () => {
     expect(answer.status).toBe(413);
   });
 });
+
+describe('lone surrogates', () => {
+  const LONE = ['\ud800', 'a\udc00b', 'x\ud83d'];
+
+  it('are a 400 on the field of the public routes, not a 500', async () => {
+    for (const lone of LONE) {
+      const cases: [string, Record<string, unknown>, string][] = [
+        ['/api/v1/auth/jwt/token/', { username: lone, password: 'secret-secret' }, 'username'],
+        ['/api/v1/auth/jwt/token/', { username: 'anna', password: lone }, 'password'],
+        ['/api/v1/request-restore-code/', { username: lone }, 'username'],
+        [
+          '/api/v1/restore-password/',
+          { username: lone, password: 'new-password', code: '123456' },
+          'username',
+        ],
+        ['/api/v1/request_restore_code/', { email: `${lone}@example.com` }, 'email'],
+        [
+          '/api/v1/restore_password/',
+          {
+            password: 'new-password',
+            repeat_password: 'new-password',
+            restore_password_code: lone,
+          },
+          'restore_password_code',
+        ],
+      ];
+      for (const [url, body, field] of cases) {
+        const answer = await ctx.request('POST', url, { body });
+        expect(answer.status, `${url} ${field}`).toBe(400);
+        expect(answer.body).toEqual({
+          [field]: ['Unpaired surrogate characters are not allowed.'],
+        });
+      }
+    }
+  });
+
+  it('are a 400 on the field where they would reach the database', async () => {
+    const answer = await ctx.request('POST', '/api/v1/shopping-lists/', {
+      token: anna.token,
+      body: { name: 'list \ud800' },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ name: ['Unpaired surrogate characters are not allowed.'] });
+  });
+
+  it('cut in half by the rate limit key do not break it', async () => {
+    // The rate limit key keeps 320 characters: here that cuts the emoji in half.
+    const username = `${'a'.repeat(319)}\u{1F600}`;
+    for (const url of ['/api/v1/auth/jwt/token/', '/api/v1/request-restore-code/']) {
+      const answer = await ctx.request('POST', url, { body: { username, password: 'x' } });
+      expect(answer.status, url).toBe(400);
+      expect(answer.body.username).toEqual(['Ensure this field has no more than 150 characters.']);
+    }
+  });
+});
