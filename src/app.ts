@@ -20,7 +20,7 @@ import controlRoutes from './controls/routes.js';
 import type { Database } from './db/client.js';
 import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
-import { installConventions } from './http/conventions.js';
+import { frameworkErrors, installConventions } from './http/conventions.js';
 import { parseQueryString } from './http/query.js';
 import itemRoutes from './items/routes.js';
 import { Notifier } from './notifications/notifier.js';
@@ -118,6 +118,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     trustProxy: (config.trustProxy ?? false) as any,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
+    frameworkErrors,
     forceCloseConnections: 'idle',
     routerOptions: {
       ignoreTrailingSlash: false,

@@ -94,6 +94,20 @@ export function installConventions(app: FastifyInstance): void {
   });
 }
 
+/**
+ * The router's own refusals, before any route is found: a path with bad percent-encoding
+ * (`%ZZ`, or UTF-8 that decodes to no text, such as an unpaired surrogate's `%ED%A0%80`)
+ * or a parameter longer than `maxParamLength`. Such a path names no object: 404, in the
+ * error body of every other answer (Fastify's own would be a 400 or 414 echoing the path).
+ */
+export function frameworkErrors(
+  _error: FastifyError,
+  _request: FastifyRequest,
+  reply: FastifyReply,
+): FastifyReply {
+  return sendApiError(reply, errors.notFound());
+}
+
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
   reply.code(error.statusCode);
   for (const [name, value] of Object.entries(error.headers)) reply.header(name, value);

@@ -393,4 +393,23 @@ describe('lone surrogates', () => {
       expect(answer.body.username).toEqual(['Ensure this field has no more than 150 characters.']);
     }
   });
+
+  it('in a path are a 404 in the API error body, as is bad percent-encoding', async () => {
+    for (const bad of ['%ED%A0%80', '%ZZ', '%F0%9F%98', '%C0%80', '%', 'x'.repeat(201)]) {
+      for (const path of [
+        `/api/v1/products/${bad}/`,
+        `/api/v1/products/${bad}/price/`,
+        `/api/v1/stores/${bad}/`,
+        `/api/v1/carts/${bad}/`,
+        `/api/v1/credit-check/${bad}/`,
+      ]) {
+        const answer = await ctx.request('GET', path, {
+          token: anna.token,
+          headers: { 'authorization-upstream': `Bearer ${anna.upstreamToken}` },
+        });
+        expect(answer.status, `${path}: ${answer.text}`).toBe(404);
+        expect(answer.body).toEqual({ detail: 'Not found.', code: 'not_found' });
+      }
+    }
+  });
 });
