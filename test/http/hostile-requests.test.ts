@@ -413,3 +413,48 @@ describe('lone surrogates', () => {
     }
   });
 });
+
+describe('dates PostgreSQL cannot store', () => {
+  const BAD = [
+    '0000-01-01',
+    '0000-12-31T23:59:59Z',
+    '0001-01-01T00:30:00+01:00',
+    '9999-12-31T23:00:00-01:00',
+    '-000001-01-01',
+    '+010000-01-01',
+    '+275760-09-13T00:00:00Z',
+    '275760-09-13',
+  ];
+  const GOOD = [
+    '0001-01-01',
+    '0001-01-01T00:00:00Z',
+    '0001-01-01T01:00:00+01:00',
+    '1969-12-31T23:59:59.5Z',
+    '9999-12-31',
+    '9999-12-31T23:59:59.999999Z',
+  ];
+
+  it('are a 400 on the field of carts/, stats/ and time-series/', async () => {
+    for (const url of ['/api/v1/carts/', '/api/v1/carts/stats/', '/api/v1/carts/time-series/']) {
+      for (const name of ['created_after', 'created_before']) {
+        for (const value of BAD) {
+          const answer = await ctx.request(
+            'GET',
+            `${url}?${name}=${encodeURIComponent(value)}&interval=D`,
+            { token: anna.token },
+          );
+          expect(answer.status, `${url} ${name}=${value}: ${answer.text}`).toBe(400);
+          expect(answer.body).toEqual({ [name]: ['Enter a valid date/time.'] });
+        }
+        for (const value of GOOD) {
+          const answer = await ctx.request(
+            'GET',
+            `${url}?${name}=${encodeURIComponent(value)}&interval=D`,
+            { token: anna.token },
+          );
+          expect(answer.status, `${url} ${name}=${value}: ${answer.text}`).toBe(200);
+        }
+      }
+    }
+  });
+});
