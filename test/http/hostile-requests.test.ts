@@ -1,3 +1,5 @@
+import { createHmac } from 'node:crypto';
+import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH, MAX_JSON_VALUES } from '../../src/http/conventions.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
@@ -456,5 +458,73 @@ describe('dates PostgreSQL cannot store', () => {
         }
       }
     }
+  });
+});
+
+describe('validly signed tokens with odd claims', () => {
+  const SECRET = 'test-secret-test-secret-test-secret';
+  const sign = createSigner({ key: SECRET, algorithm: 'HS256' });
+  const now = () => Math.floor(ctx.clock.nowMicros() / 1_000_000);
+  const tokenFor = (claims: Record<string, unknown>) =>
+    sign({ username: 'anna', iat: now(), exp: now() + 600, orig_iat: now(), jti: 'x', ...claims });
+  /** A token whose payload is this JSON text, as is (numbers JSON.stringify cannot write). */
+  const rawToken = (payload: string) => {
+    const head = Buffer.from('{"alg":"HS256","typ":"JWT"}').toString('base64url');
+    const body = Buffer.from(payload).toString('base64url');
+    const mac = createHmac('sha256', SECRET).update(`${head}.${body}`).digest('base64url');
+    return `${head}.${body}.${mac}`;
+  };
+
+  const oddTokens = () => [
+    tokenFor({ sub: '2147483648' }),
+    tokenFor({ sub: '99999999999999999999999' }),
+    tokenFor({ sub: '9007199254740993' }),
+    tokenFor({ sub: 'abc' }),
+    tokenFor({ sub: '1.5' }),
+    tokenFor({ sub: '-1' }),
+    tokenFor({ sub: '1e3' }),
+    tokenFor({ sub: '0' }),
+    tokenFor({ sub: '' }),
+    tokenFor({ sub: ' 1' }),
+    tokenFor({ sub: '\u0661' }),
+    tokenFor({ sub: 2147483648 }),
+    tokenFor({ sub: 1 }),
+    tokenFor({ sub: null }),
+    tokenFor({ sub: ['1'] }),
+    tokenFor({ sub: { $ne: 1 } }),
+    tokenFor({ sub: String(anna.userId), username: 5 }),
+    rawToken(`{"sub":"${anna.userId}","username":"anna","exp":"never","orig_iat":0}`),
+    tokenFor({ sub: String(anna.userId), orig_iat: null }),
+    rawToken(`{"sub":"${anna.userId}","username":"anna","exp":1e309,"orig_iat":1e309,"iat":0}`),
+    rawToken(`{"sub":"${anna.userId}","username":"anna","exp":1e309,"orig_iat":-1e309,"iat":0}`),
+    rawToken('{"sub":"2147483648","username":"anna","exp":1e309,"orig_iat":0,"iat":0}'),
+    rawToken('[1]'),
+    rawToken('"x"'),
+    rawToken('null'),
+    rawToken('{"__proto__":{"sub":"1"},"username":"anna","exp":9999999999,"orig_iat":0}'),
+  ];
+
+  it('are 401 token_not_valid on an authenticated route', async () => {
+    for (const token of oddTokens()) {
+      const answer = await ctx.request('GET', '/api/v1/carts/', { token });
+      expect(answer.status, `${token}: ${answer.text}`).toBe(401);
+      expect(answer.body.code).toBe('token_not_valid');
+      expect(answer.headers.get('www-authenticate')).toBe('Bearer realm="api"');
+    }
+  });
+
+  it('cannot be refreshed (400), nor refresh into a usable token', async () => {
+    for (const token of oddTokens()) {
+      const answer = await ctx.request('POST', '/api/v1/auth/jwt/refresh/', { body: { token } });
+      expect(answer.status, `${token}: ${answer.text}`).toBe(400);
+      expect(Object.keys(answer.body)).toEqual(['non_field_errors']);
+    }
+  });
+
+  it('a plain token of the user still works', async () => {
+    const answer = await ctx.request('GET', '/api/v1/carts/', {
+      token: tokenFor({ sub: String(anna.userId) }),
+    });
+    expect(answer.status).toBe(200);
   });
 });
