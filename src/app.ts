@@ -20,7 +20,7 @@ import controlRoutes from './controls/routes.js';
 import type { Database } from './db/client.js';
 import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
-import { installConventions } from './http/conventions.js';
+import { frameworkErrors, installConventions } from './http/conventions.js';
 import { parseQueryString } from './http/query.js';
 import { installRequestScope } from './http/request-scope.js';
 import { closeAfterEarlyAnswers, slowClientOptions } from './http/slow-clients.js';
@@ -124,6 +124,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     trustProxy: (config.trustProxy ?? false) as any,
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
+    frameworkErrors,
     forceCloseConnections: 'idle',
     // Slow clients: bounds on receiving a request and on idle kept-alive connections.
     ...slowClientOptions(config),

@@ -34,16 +34,28 @@ export function formatMicros(micros: number): string {
 
 /** Parses an ISO 8601 timestamp with a zone, keeping up to six fractional digits. */
 export function parseTimestamp(value: string): number {
+  const parts = parseTimestampParts(value);
+  return parts ? parts.secondMs * 1000 + parts.micros : Number.NaN;
+}
+
+/**
+ * An ISO 8601 timestamp with a zone as its whole second (epoch milliseconds) and the
+ * microseconds into it, both exact: microseconds since the epoch lose precision as a number
+ * before 1685 and after 2255. Undefined when unreadable.
+ */
+export function parseTimestampParts(
+  value: string,
+): { secondMs: number; micros: number } | undefined {
   const m =
     /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)(?:\.(\d{1,9}))?(Z|[+-]\d{2}(?::?\d{2})?)$/i.exec(
       value.trim(),
     );
-  if (!m) return Number.NaN;
+  if (!m) return undefined;
   const zone = m[4].toUpperCase() === 'Z' ? 'Z' : normalizeZone(m[4]);
-  const seconds = Date.parse(`${m[1]}T${m[2].length === 5 ? `${m[2]}:00` : m[2]}${zone}`);
-  if (Number.isNaN(seconds)) return Number.NaN;
+  const secondMs = Date.parse(`${m[1]}T${m[2].length === 5 ? `${m[2]}:00` : m[2]}${zone}`);
+  if (Number.isNaN(secondMs)) return undefined;
   const frac = (m[3] ?? '').slice(0, 6).padEnd(6, '0');
-  return seconds * 1000 + Number(frac);
+  return { secondMs, micros: Number(frac) };
 }
 
 function normalizeZone(zone: string): string {

@@ -60,7 +60,11 @@ export class TokenService {
     return this.sign({ ...claims });
   }
 
-  /** The claims of a valid, unexpired token; TokenError otherwise. */
+  /**
+   * The claims of a valid, unexpired token; TokenError otherwise. Signed claims are checked
+   * as closely as a request's: `sub` must be a user id the database can hold, written as
+   * `issue` writes it, and the times finite numbers (JSON's 1e309 reads as Infinity).
+   */
   verify(token: string): Claims {
     let payload: Record<string, unknown>;
     try {
@@ -69,15 +73,16 @@ export class TokenService {
       throw new TokenError('invalid');
     }
     if (
-      typeof payload.sub !== 'string' ||
-      !/^\d+$/.test(payload.sub) ||
+      !payload ||
+      typeof payload !== 'object' ||
+      !isUserId(payload.sub) ||
       typeof payload.username !== 'string' ||
-      typeof payload.exp !== 'number' ||
-      typeof payload.orig_iat !== 'number'
+      !Number.isFinite(payload.exp) ||
+      !Number.isFinite(payload.orig_iat)
     ) {
       throw new TokenError('invalid');
     }
-    if (payload.exp <= this.nowSeconds()) throw new TokenError('expired');
+    if ((payload.exp as number) <= this.nowSeconds()) throw new TokenError('expired');
     return payload as unknown as Claims;
   }
 
@@ -97,4 +102,12 @@ export class TokenService {
     if (this.nowSeconds() > claims.orig_iat + this.refreshWindowSeconds) return 'window_passed';
     return this.issue(user, claims.orig_iat);
   }
+}
+
+/** The largest user id: users.id is a PostgreSQL integer (serial). */
+const MAX_USER_ID = 2 ** 31 - 1;
+
+/** A user id as `issue` writes it: decimal digits, no sign or leading zero, in range. */
+function isUserId(sub: unknown): sub is string {
+  return typeof sub === 'string' && /^[1-9][0-9]{0,9}$/.test(sub) && Number(sub) <= MAX_USER_ID;
 }

@@ -25,9 +25,9 @@ export function cartFilter(user: AuthUser, query: Filters, nowMicros: number): S
   const active = isTrue(query.active);
   if (active !== undefined) conditions.push(active ? activeAt(now) : sql`not ${activeAt(now)}`);
   const after = dateTimeQuery('created_after', query.created_after);
-  if (after !== undefined) conditions.push(gt(carts.created, formatMicros(after)));
+  if (after !== undefined) conditions.push(gt(carts.created, after));
   const before = dateTimeQuery('created_before', query.created_before);
-  if (before !== undefined) conditions.push(lt(carts.created, formatMicros(before)));
+  if (before !== undefined) conditions.push(lt(carts.created, before));
   const checkedOut = isTrue(query.checkout);
   if (checkedOut !== undefined) conditions.push(eq(carts.checkedOut, checkedOut));
   if (query.gln !== undefined) conditions.push(eq(stores.gln, query.gln));

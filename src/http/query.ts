@@ -1,6 +1,6 @@
 import { parse } from 'node:querystring';
 import { Type } from 'typebox';
-import { parseTimestamp } from '../clock.js';
+import { parseTimestampParts } from '../clock.js';
 import { errors } from './errors.js';
 
 /** Boolean query values of conventions.md; anything else is a 400 on that parameter. */
@@ -13,7 +13,7 @@ export const isTrue = (value: string | undefined): boolean | undefined =>
   value === undefined ? undefined : value === 'True' || value === 'true' || value === '1';
 
 export const DateTimeQuery = Type.String({
-  description: 'ISO 8601 date (midnight UTC) or date-time with a zone',
+  description: 'ISO 8601 date (midnight UTC) or date-time with a zone, in years 0001 to 9999 (UTC)',
   examples: ['2026-03-01', '2026-03-01T09:15:02Z'],
 });
 
@@ -22,21 +22,42 @@ export const IntegerQuery = Type.String({
   errorMessage: 'A valid integer is required.',
 });
 
-/** A date or date-time query value as microseconds; a 400 on `name` when unreadable. */
-export function dateTimeQuery(name: string, value: string | undefined): number | undefined {
+/**
+ * The instants a date/time query value may name: years 0001 to 9999 in UTC, those of four
+ * digits. PostgreSQL's timestamptz reaches from 4713 BC to 294276 AD but has no year 0 and
+ * other forms for years outside these; JavaScript's Date stops at 275760.
+ */
+const FIRST_MS = Date.parse('0001-01-01T00:00:00Z');
+const END_MS = Date.parse('+010000-01-01T00:00:00Z');
+
+/**
+ * A date or date-time query value as the contract's timestamp text (six fractional digits,
+ * `Z`), ready for a timestamptz comparison; a 400 on `name` when unreadable or out of range.
+ */
+export function dateTimeQuery(name: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
-  const micros = /^\d{4}-\d{2}-\d{2}$/.test(value)
-    ? parseTimestamp(`${value}T00:00:00Z`)
-    : parseTimestamp(value);
+  const parts = parseTimestampParts(
+    /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value,
+  );
   const dateOk = /^(\d{4})-(\d{2})-(\d{2})/.exec(value);
-  if (Number.isNaN(micros) || !dateOk || !validCalendarDate(dateOk)) {
+  if (
+    !parts ||
+    !dateOk ||
+    !validCalendarDate(dateOk) ||
+    // A zone can carry 0001-01-01T00:30+01:00 into year 0, or 9999-12-31T23:00-01:00 out.
+    parts.secondMs < FIRST_MS ||
+    parts.secondMs >= END_MS
+  ) {
     throw errors.field(name, 'Enter a valid date/time.');
   }
-  return micros;
+  const second = new Date(parts.secondMs).toISOString().slice(0, 19);
+  return `${second}.${String(parts.micros).padStart(6, '0')}Z`;
 }
 
 function validCalendarDate([, y, m, d]: RegExpExecArray): boolean {
-  const date = new Date(Date.UTC(Number(y), Number(m) - 1, Number(d)));
+  // setUTCFullYear, not Date.UTC: that reads years 0 to 99 as 1900 to 1999.
+  const date = new Date(0);
+  date.setUTCFullYear(Number(y), Number(m) - 1, Number(d));
   return date.getUTCMonth() === Number(m) - 1 && date.getUTCDate() === Number(d);
 }
 

@@ -509,4 +509,9 @@ function tokenPair(answer: Answer, route: string): TokenPair {
   return body as TokenPair;
 }
 
-const enc = encodeURIComponent;
+/**
+ * A path or query part. Request values with an unpaired surrogate are refused before they get
+ * here (src/http/conventions.ts); should one slip through, it is sent as U+FFFD rather than
+ * throwing (encodeURIComponent's URIError would be a 500).
+ */
+const enc = (value: string) => encodeURIComponent(value.toWellFormed());

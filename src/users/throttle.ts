@@ -130,11 +130,16 @@ export class Throttle {
   }
 }
 
-/** Lower-cased and trimmed, so `Anna` and `anna ` share a counter. */
+/**
+ * Lower-cased and trimmed, so `Anna` and `anna ` share a counter. Never throws: this runs
+ * before validation, on any string a client sends. An unpaired surrogate (sent as is, or made
+ * by cutting an emoji in half at 320 characters) becomes U+FFFD, which encodeURIComponent
+ * takes.
+ */
 export function keyPart(value: unknown): string | undefined {
   if (typeof value !== 'string') return undefined;
   const key = value.trim().toLowerCase();
-  return key === '' ? undefined : encodeURIComponent(key.slice(0, 320));
+  return key === '' ? undefined : encodeURIComponent(key.slice(0, 320).toWellFormed());
 }
 
 /**
