@@ -3,21 +3,13 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify from 'fastify';
 import authRoutes from './auth/routes.js';
 import { TokenService } from './auth/tokens.js';
 import cartRoutes from './carts/routes.js';
 import catalogueRoutes from './catalogue/routes.js';
-import type { Clock } from './clock.js';
-import type { Config } from './config.js';
 import controlRoutes from './controls/routes.js';
-import type { Database } from './db/client.js';
+import type { App, Deps } from './deps.js';
 import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { frameworkErrors, installConventions } from './http/conventions.js';
@@ -33,44 +25,7 @@ import organizationRoutes from './organizations/routes.js';
 import scoreRoutes from './scores/routes.js';
 import shoppingListRoutes from './shopping-lists/routes.js';
 import storeRoutes from './stores/routes.js';
-import type { UpstreamClient } from './upstream/client.js';
 import userRoutes, { restorePageRoutes } from './users/routes.js';
-
-/**
- * Everything the routes need, made once at start and injected (tests swap clock, random,
- * notifier and upstream). Each seam a test replaces also runs once as `npm start` wires it,
- * in test/production-wiring.test.ts: keep it so when adding one.
- */
-export interface Deps {
-  config: Config;
-  database: Database;
-  upstream: UpstreamClient;
-  clock: Clock;
-  /** A number in [0, 1): the source of random controls. */
-  random: () => number;
-  /**
-   * WebSocket notifications. Unset: buildApp makes one from config (Redis when REDIS_URL is
-   * set). The app closes it on close.
-   */
-  notifier?: Notifier;
-  /** Test seams for faults that cannot be caused from outside (a crash mid-checkout). */
-  faults?: { afterOrderPlaced?: (cartId: number) => Promise<void> | void };
-}
-
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    deps: Deps;
-    tokens: TokenService;
-  }
-}
 
 /** Secrets never reach a log line: tokens and codes in headers, URLs and bodies. */
 function redactUrl(url: string): string {

@@ -1,11 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Logger, pino } from 'pino';
-import { type App, buildApp, type Deps } from './app.js';
+import { buildApp } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { secureRandom } from './controls/secure-random.js';
 import { type Database, openDatabase } from './db/client.js';
 import { isDatabaseUnavailable } from './db/errors.js';
+import type { App, Deps } from './deps.js';
 import { UpstreamClient } from './upstream/client.js';
 import { DEMO_SERVICE_ACCOUNT } from './upstream/simulator/data.js';
 import { type Simulator, startSimulator } from './upstream/simulator/server.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
-import type { App } from '../app.js';
 import { users } from '../db/schema.js';
+import type { App } from '../deps.js';
 import { errors } from '../http/errors.js';
 import { usersContext } from '../users/context.js';
 import { limitBy } from '../users/throttle.js';

@@ -1,7 +1,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Deps } from '../app.js';
 import { formatMicros } from '../clock.js';
 import { carts, checkouts, items, organizations, stores } from '../db/schema.js';
+import type { Deps } from '../deps.js';
 import type { AuthUser } from '../http/auth.js';
 import { ApiError, errors } from '../http/errors.js';
 import type { Caller } from '../upstream/client.js';

@@ -1,9 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { Type } from 'typebox';
-import type { App } from '../app.js';
 import { formatDbTimestamp, formatMicros } from '../clock.js';
 import { randomControlHook } from '../controls/random.js';
 import { carts, memberships, organizations, stores } from '../db/schema.js';
+import type { App } from '../deps.js';
 import { currentUser, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';

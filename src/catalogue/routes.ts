@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { App } from '../deps.js';
 import { requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { shapeCheck } from '../upstream/shape.js';

@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Deps } from '../app.js';
 import type { AfterCheckout, CheckoutRecord } from '../carts/checkout.js';
 import type { Tx } from '../db/client.js';
 import { options, randomControlDraws, stores } from '../db/schema.js';
+import type { Deps } from '../deps.js';
 import { notifyControlCreated } from '../notifications/events.js';
 import { type ControlRecord, insertControl } from './logic.js';
 

@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { App } from '../deps.js';
 
 /** A database that does not answer the readiness ping within this time is not ready. */
 export const READY_TIMEOUT_MS = 2000;

@@ -1,8 +1,8 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import type { App } from '../app.js';
 import { visibleTo } from '../carts/access.js';
 import { itemRecord } from '../carts/queries.js';
 import { carts, items } from '../db/schema.js';
+import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';

@@ -1,10 +1,10 @@
 import { eq, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Deps } from '../app.js';
 import type { CheckoutRecord } from '../carts/checkout.js';
 import { formatMicros } from '../clock.js';
 import type { ControlRecord } from '../controls/logic.js';
 import { users } from '../db/schema.js';
+import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import type { NotificationType } from './notifier.js';

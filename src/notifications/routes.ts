@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { App } from '../app.js';
+import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { issueCode } from './codes.js';
 

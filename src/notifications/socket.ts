@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { App } from '../app.js';
+import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
 import { redeemCode } from './codes.js';
 

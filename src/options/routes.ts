@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { App } from '../app.js';
 import { options } from '../db/schema.js';
+import type { App } from '../deps.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { Option, OptionListQuery } from './schemas.js';
 

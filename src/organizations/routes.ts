@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';

@@ -1,4 +1,4 @@
-import type { App } from '../app.js';
+import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { RANKING_LIMIT, ranking, weeklyScores } from './queries.js';
 import { MonthlyScores, MonthQuery, Ranking, RankingQuery } from './schemas.js';

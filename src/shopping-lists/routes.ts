@@ -1,6 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { App } from '../app.js';
 import { shoppingListItems } from '../db/schema.js';
+import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';

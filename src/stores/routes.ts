@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { App } from '../app.js';
+import type { App } from '../deps.js';
 import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import {

@@ -1,4 +1,4 @@
-import type { App, Deps } from '../app.js';
+import type { App, Deps } from '../deps.js';
 import { BackgroundMailer, createMailer } from '../mail/mailer.js';
 import { MemoryStore, RedisStore, Throttle } from './throttle.js';
 

@@ -1,6 +1,6 @@
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyReply } from 'fastify';
-import type { App } from '../app.js';
+import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import { usersContext } from './context.js';

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { App } from '../app.js';
+import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import type { UpstreamClient } from '../upstream/client.js';

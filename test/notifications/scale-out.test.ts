@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type App, buildApp } from '../../src/app.js';
+import { buildApp } from '../../src/app.js';
+import type { App } from '../../src/deps.js';
 import { Notifier } from '../../src/notifications/notifier.js';
 import { checkedOutCart } from '../controls/fixtures.js';
 import { PASSWORDS, type Session, startTestApp, type TestContext } from '../helpers/app.js';

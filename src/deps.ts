@@ -1,0 +1,55 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type {
+  FastifyBaseLogger,
+  FastifyInstance,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+} from 'fastify';
+import type { TokenService } from './auth/tokens.js';
+import type { Clock } from './clock.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { Notifier } from './notifications/notifier.js';
+import type { UpstreamClient } from './upstream/client.js';
+
+/*
+ * The types every area shares: what is injected (Deps) and the app it is served by (App).
+ * They live apart from app.ts, which imports every area's routes, so no area imports app.ts.
+ */
+
+/**
+ * Everything the routes need, made once at start and injected (tests swap clock, random,
+ * notifier and upstream). Each seam a test replaces also runs once as `npm start` wires it,
+ * in test/production-wiring.test.ts: keep it so when adding one.
+ */
+export interface Deps {
+  config: Config;
+  database: Database;
+  upstream: UpstreamClient;
+  clock: Clock;
+  /** A number in [0, 1): the source of random controls. */
+  random: () => number;
+  /**
+   * WebSocket notifications. Unset: buildApp makes one from config (Redis when REDIS_URL is
+   * set). The app closes it on close.
+   */
+  notifier?: Notifier;
+  /** Test seams for faults that cannot be caused from outside (a crash mid-checkout). */
+  faults?: { afterOrderPlaced?: (cartId: number) => Promise<void> | void };
+}
+
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: Deps;
+    tokens: TokenService;
+  }
+}
