@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import secureJson from 'secure-json-parse';
 import { isDatabaseUnavailable, RequestAborted } from '../db/errors.js';
+import { CheckoutInProgress, DomainError, Invalid, NotFound } from '../errors.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import { ApiError, errors } from './errors.js';
 import { fieldErrors } from './validation.js';
@@ -13,6 +14,13 @@ const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'
  * (an empty body is no body), error bodies, trailing-slash 308, JSON 404/405 with
  * `Allow`, and OPTIONS on every route.
  */
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Objects the body refers to by id: a NotFound of that kind is a 400 on the field. */
+    references?: Record<string, string>;
+  }
+}
+
 export function installConventions(app: FastifyInstance): void {
   // A second router that only answers "which methods does this path have?".
   const index = FindMyWay();
@@ -123,6 +131,7 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof UpstreamFailure) return error.toApiError();
   if (error instanceof RequestAborted) return errors.clientClosedRequest();
+  if (error instanceof DomainError) return domainError(error, request);
   if (isDatabaseUnavailable(error)) return errors.databaseUnavailable();
   if (error.validation) {
     // A malformed path parameter names no object that can exist.
@@ -145,6 +154,17 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
     return new ApiError(error.statusCode, { detail: error.message, code: 'invalid_request' });
   }
+  return errors.serverError();
+}
+
+/** The one place a domain error becomes an HTTP answer. */
+function domainError(error: DomainError, request: FastifyRequest): ApiError {
+  if (error instanceof NotFound) {
+    const field = request.routeOptions.config.references?.[error.what];
+    return field ? errors.field(field, error.reference) : errors.notFound();
+  }
+  if (error instanceof Invalid) return errors.validation(error.fields);
+  if (error instanceof CheckoutInProgress) return errors.checkoutInProgress();
   return errors.serverError();
 }
 

@@ -2,29 +2,23 @@ import { and, eq, sql } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import { carts, items } from '../db/schema.js';
+import { CartClosed, CheckoutInProgress, Invalid, NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
-import { errors } from '../http/errors.js';
 import { MAX_QUANTITY } from './schemas.js';
 
 /**
  * Locks the user's cart for an item change. Only the owner changes a cart's lines; a
- * checked-out cart is closed (400) and a cart in checkout is frozen (409).
- * `field`: where a missing cart is reported (a body field, or 404 for a path).
+ * checked-out cart is closed and a cart in checkout is frozen.
  */
-async function lockOwnCart(tx: Tx, user: AuthUser, cartId: number, field?: string) {
+async function lockOwnCart(tx: Tx, user: AuthUser, cartId: number) {
   const [cart] = await tx
     .select({ checkedOut: carts.checkedOut, frozen: carts.checkoutFrozen })
     .from(carts)
     .where(and(eq(carts.id, cartId), eq(carts.userId, user.id)))
     .for('update');
-  if (!cart) {
-    throw field
-      ? errors.field(field, `Invalid pk "${cartId}" - object does not exist.`)
-      : errors.notFound();
-  }
-  if (cart.checkedOut)
-    throw errors.field(field ?? 'cart', 'Items cannot be changed in a checked-out cart.');
-  if (cart.frozen) throw errors.checkoutInProgress();
+  if (!cart) throw new NotFound('cart', `Invalid pk "${cartId}" - object does not exist.`);
+  if (cart.checkedOut) throw new CartClosed();
+  if (cart.frozen) throw new CheckoutInProgress();
 }
 
 /** Keeps the cart's counters and last activity in step with its lines. */
@@ -54,7 +48,7 @@ export async function addItem(
 ) {
   const now = formatMicros(nowMicros);
   return db.transaction(async (tx) => {
-    await lockOwnCart(tx, user, cartId, 'cart');
+    await lockOwnCart(tx, user, cartId);
     const [line] = await tx
       .insert(items)
       .values({ cartId, partNumber, quantity, created: now })
@@ -72,7 +66,10 @@ export async function addItem(
         inserted: sql<boolean>`xmax = 0`,
       });
     if (!line) {
-      throw errors.field('quantity', `The line would hold more than ${MAX_QUANTITY} of this part.`);
+      throw Invalid.field(
+        'quantity',
+        `The line would hold more than ${MAX_QUANTITY} of this part.`,
+      );
     }
     const { inserted, ...row } = line;
     await touchCart(tx, cartId, inserted ? 1 : 0, quantity, now);
@@ -86,11 +83,11 @@ async function lockItem(tx: Tx, user: AuthUser, itemId: number) {
     .from(items)
     .innerJoin(carts, eq(carts.id, items.cartId))
     .where(and(eq(items.id, itemId), eq(carts.userId, user.id)));
-  if (!item) throw errors.notFound();
+  if (!item) throw new NotFound('item');
   await lockOwnCart(tx, user, item.cartId);
   // Read again under the cart lock: a concurrent change may have come first.
   const [current] = await tx.select().from(items).where(eq(items.id, itemId));
-  if (!current) throw errors.notFound();
+  if (!current) throw new NotFound('item');
   return current;
 }
 

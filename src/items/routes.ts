@@ -3,8 +3,8 @@ import { visibleTo } from '../carts/access.js';
 import { itemRecord } from '../carts/queries.js';
 import { carts, items } from '../db/schema.js';
 import type { App } from '../deps.js';
+import { Invalid } from '../errors.js';
 import { currentUser } from '../http/auth.js';
-import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
 import { addItem, deleteItem, setItemQuantity } from './logic.js';
@@ -19,6 +19,8 @@ export default async function itemRoutes(app: App): Promise<void> {
   app.post(
     '/items/',
     {
+      // The cart is named in the body: a cart the user may not use is a 400 on `cart`.
+      config: { references: { cart: 'cart' } },
       schema: {
         tags,
         summary: 'Add a line to a cart; the same part number merges into its line',
@@ -29,7 +31,7 @@ export default async function itemRoutes(app: App): Promise<void> {
     },
     async (request, reply) => {
       const partNumber = request.body.part_number.trim();
-      if (partNumber === '') throw errors.field('part_number', 'This field may not be blank.');
+      if (partNumber === '') throw Invalid.field('part_number', 'This field may not be blank.');
       const row = await addItem(
         db,
         currentUser(request),
