@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships, organizations, users } from '../../src/db/schema.js';
-import { organizationsOf, PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
+import { PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
+import { organizationsOf } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 beforeAll(async () => {

@@ -6,8 +6,8 @@ import type { WebSocket } from 'ws';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/deps.js';
 import { type NotificationMessage, Notifier } from '../../src/notifications/notifier.js';
-import { checkedOutCart } from '../controls/fixtures.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { checkedOutCart } from '../helpers/fixtures.js';
 import {
   freePort,
   redisServerAvailable,
@@ -144,7 +144,7 @@ describe.skipIf(!redisServerAvailable)('two instances through Redis outages', ()
       ready = true;
     });
     // Meanwhile the instances answer, and events reach their own sockets.
-    const cart = await checkedOutCart(ctx, bruno, null);
+    const cart = await checkedOutCart(ctx, bruno, { store: null });
     expect((await brunoOnOne.next()).data.cart).toBe(cart);
     expect(ready).toBe(false);
 
@@ -156,7 +156,7 @@ describe.skipIf(!redisServerAvailable)('two instances through Redis outages', ()
     expect(ready).toBe(true);
     // A real event of the first instance reaches anna on the second.
     await drain(annaOnTwo);
-    const next = await checkedOutCart(ctx, anna, null);
+    const next = await checkedOutCart(ctx, anna, { store: null });
     const message = await annaOnTwo.next();
     expect(message.type).toBe('cart.checked_out');
     expect(message.data.cart).toBe(next);
@@ -184,7 +184,7 @@ describe.skipIf(!redisServerAvailable)('two instances through Redis outages', ()
         'both instances noticed the outage',
       );
       // Down: local delivery goes on, publishing does not throw.
-      const cart = await checkedOutCart(ctx, bruno, null);
+      const cart = await checkedOutCart(ctx, bruno, { store: null });
       expect((await brunoOnOne.next()).data.cart).toBe(cart);
       for (let i = 0; i < 5; i++) one.publish([anna.userId], probe(`down:${i}`));
 
