@@ -38,20 +38,39 @@ export async function organizationsOf(ctx: TestContext, userId: number): Promise
   return rows.map((r) => r.id);
 }
 
+export type SimUser = TestContext['sim']['data']['users'][number];
+
+/**
+ * A user the demo data lacks, added to the simulator so the service can log them in: a copy
+ * of the simulator's user `like` (default bruno) with `fields` over it, the password
+ * `<username>-pass-2026` unless given (also set in PASSWORDS, for `ctx.login`).
+ */
+export function addSimUser(
+  ctx: TestContext,
+  username: string,
+  { like = 'bruno', ...fields }: Partial<SimUser> & { like?: string } = {},
+): SimUser {
+  const template = ctx.sim.data.users.find((u) => u.username === like);
+  if (!template) throw new Error(`no simulator user ${like}`);
+  const user: SimUser = {
+    ...structuredClone(template),
+    username,
+    password: `${username}-pass-2026`,
+    ...fields,
+  };
+  ctx.sim.data.users.push(user);
+  PASSWORDS[username] = user.password;
+  return user;
+}
+
 /**
  * A fourth login for the permission matrices: the demo data has three users, and a matrix
- * needs a customer, another customer, a staff user and an admin.
+ * needs a customer, another customer, a staff user and an admin. The user is a copy of
+ * bruno, added once.
  */
 export async function loginStaff(ctx: TestContext, username = 'dora'): Promise<Session> {
   if (!ctx.sim.data.users.some((u) => u.username === username)) {
-    const bruno = ctx.sim.data.users.find((u) => u.username === 'bruno')!;
-    ctx.sim.data.users.push({
-      ...bruno,
-      username,
-      password: `${username}-pass-2026`,
-      email: `${username}@example.com`,
-    });
-    PASSWORDS[username] = `${username}-pass-2026`;
+    addSimUser(ctx, username, { email: `${username}@example.com` });
   }
   return ctx.loginAs(username, 'staff');
 }

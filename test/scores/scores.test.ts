@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carts, checkouts, memberships, organizations, users } from '../../src/db/schema.js';
 import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
-import { cartWith, checkout, createStore, type Line } from '../helpers/fixtures.js';
+import { addSimUser, cartWith, checkout, createStore, type Line } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 const GLN = DEMO_STORE_GLNS[0];
@@ -58,11 +58,8 @@ const scores = async (username: string, iso: string, month: number, year: number
 beforeAll(async () => {
   ctx = await startTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000000' } });
   await createStore(ctx, GLN, { cartsForRandomControl: 0 });
-  const template = ctx.sim.data.users.find((u) => u.username === 'bruno');
   for (const [username, orgs] of EXTRA) {
-    ctx.sim.data.users.push({
-      ...structuredClone(template!),
-      username,
+    addSimUser(ctx, username, {
       password: `${username}-pass`,
       email: `${username}@example.com`,
       first_name: username[0].toUpperCase() + username.slice(1),
