@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { buildApp } from '../../src/app.js';
@@ -8,6 +7,7 @@ import type { App } from '../../src/deps.js';
 import { type NotificationMessage, Notifier } from '../../src/notifications/notifier.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { checkedOutCart } from '../helpers/fixtures.js';
+import { capturingLog } from '../helpers/log.js';
 import {
   freePort,
   redisServerAvailable,
@@ -26,19 +26,6 @@ if (!redisServerAvailable) console.log('Redis outage tests skipped: redis-server
 
 /** How long after Redis answers again fan-out must work (both ways). */
 const RECOVERY_BOUND_MS = 10_000;
-
-interface LogLine {
-  level: number;
-  msg: string;
-  redis?: string;
-}
-
-/** A logger that keeps its lines (info and up). */
-function capturingLogger() {
-  const lines: LogLine[] = [];
-  const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  return { log, lines };
-}
 
 const probe = (tag: string): NotificationMessage => ({
   type: 'control.created',
@@ -87,7 +74,7 @@ describe.skipIf(!redisServerAvailable)('two instances through Redis outages', ()
   let second: App;
   let one: Notifier;
   let two: Notifier;
-  const logs = [capturingLogger(), capturingLogger()];
+  const logs = [capturingLog(), capturingLog()];
   let anna: Session;
   let bruno: Session;
   /** anna on the second instance, bruno on the first: each hears only the other instance. */
@@ -222,7 +209,7 @@ describe.skipIf(!redisServerAvailable)('a SUBSCRIBE that Redis refuses', () => {
   it('is retried with backoff on the same connection until it holds', async () => {
     // The connection is up, but SUBSCRIBE is refused (NOPERM) until the ACL allows it.
     await admin.call('ACL', 'SETUSER', 'default', '-subscribe');
-    const { log, lines } = capturingLogger();
+    const { log, lines } = capturingLog();
     const channel = `ordering:notifications:test:${randomUUID()}`;
     const notifier = new Notifier({ redisUrl: redis.url, channel, log });
     notifiers.push(notifier);
