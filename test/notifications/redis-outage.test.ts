@@ -13,8 +13,8 @@ import {
   redisServerAvailable,
   refusingListener,
   ThrowawayRedis,
-  until,
 } from '../helpers/redis-server.js';
+import { until } from '../helpers/wait.js';
 import { type Client, connect } from './client.js';
 
 /**

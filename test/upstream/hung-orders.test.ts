@@ -14,6 +14,7 @@ import {
   organizationsOf,
   postItem,
 } from '../helpers/fixtures.js';
+import { until } from '../helpers/wait.js';
 
 // Issue 7 §6: orders hung at the ERP must not starve logins and catalogue calls, and an
 // order still waiting for a connection when its time is up is known not to have been sent.
@@ -55,15 +56,6 @@ async function timed(pending: Promise<Answer>): Promise<{ answer: Answer; ms: nu
   return { answer, ms: performance.now() - started };
 }
 
-/** Resolves once `check` holds, polling (no fixed sleeps). */
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in 10 s');
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 const orderCalls = () => ctx.sim.calls.filter((c) => c.route === 'orders').length;
 const ordersOf = (po: string) => ctx.sim.orders.filter((o) => o.body.customer_order_number === po);
 
@@ -75,10 +67,10 @@ it('N+1 orders hung at the ERP: a login and a product call still answer at once'
   try {
     // N orders hang at the ERP, holding every orders connection…
     const held = carts.slice(0, N).map((cart) => timed(checkout(cart.id)));
-    await until(() => orderCalls() - before === N);
+    await until(() => orderCalls() - before === N, 'N orders at the ERP', 10_000, 5);
     // …and the next one waits for a connection.
     const queued = timed(checkout(last.id));
-    await until(() => ctx.deps.upstream.stats().orders.queued === 1);
+    await until(() => ctx.deps.upstream.stats().orders.queued === 1, 'an order queued', 10_000, 5);
 
     const login = await timed(
       ctx.request('POST', '/api/v1/auth/jwt/token/', {

@@ -4,7 +4,8 @@ import { ManualClock } from '../../src/clock.js';
 import { RedisStore, Throttle } from '../../src/users/throttle.js';
 import { PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
 import { capturingLog } from '../helpers/log.js';
-import { freePort, redisServerAvailable, ThrowawayRedis, until } from '../helpers/redis-server.js';
+import { freePort, redisServerAvailable, ThrowawayRedis } from '../helpers/redis-server.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * The login rate limit over a Redis of the test's own that comes up late, is killed, is
