@@ -1,10 +1,10 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { DEFAULT_CONNECTIONS } from '../src/upstream/client.js';
+import { runProcess } from './helpers/process.js';
 
 let dataDir: string;
 beforeAll(() => {
@@ -239,20 +239,10 @@ describe('loadConfig', () => {
 
 describe('npm start with a bad setting', () => {
   it('exits 1 with one line on stderr naming the variable', async () => {
-    const child = spawn('npx', ['tsx', 'src/main.ts'], {
+    const { code, stdout, stderr } = await runProcess('npx', ['tsx', 'src/main.ts'], {
       cwd: process.cwd(),
       env: { ...process.env, PORT: 'abc', DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code, stderr).toBe(1);
     // npm's own warnings about the machine's npmrc are not the service's output.
     const lines = stderr

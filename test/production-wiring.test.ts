@@ -4,9 +4,9 @@ import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS, demoData } from '../src/upstream/simulator/data.js';
+import { createPostgresDatabase } from './helpers/db.js';
 import { freePort, startServiceProcess } from './helpers/process.js';
 import { codeIn, type SmtpReceiver, startSmtpReceiver } from './mail/smtp.js';
 import { type Client, type Message, open, TIMESTAMP, wsUrl } from './notifications/client.js';
@@ -75,25 +75,6 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** A fresh, empty database on the test server (the service migrates it). */
-async function freshPostgres(serverUrl: string): Promise<string> {
-  const name = `ordering_wiring_${randomBytes(6).toString('hex')}`;
-  const run = async (sql: string) => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    try {
-      await admin.query(sql);
-    } finally {
-      await admin.end();
-    }
-  };
-  await run(`create database ${name}`);
-  dropDatabase = () => run(`drop database if exists ${name} with (force)`).catch(() => {});
-  const target = new URL(serverUrl);
-  target.pathname = `/${name}`;
-  return target.toString();
-}
-
 /** A message of `type` that `match` accepts; others are skipped (a shared Redis may carry them). */
 async function nextOf(
   client: Client,
@@ -128,7 +109,10 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
       LOG_LEVEL: 'info',
     });
     if (process.env.TEST_DATABASE_URL) {
-      env.DATABASE_URL = await freshPostgres(process.env.TEST_DATABASE_URL);
+      // An empty database on the test server: the service migrates it.
+      const database = await createPostgresDatabase({ empty: true });
+      dropDatabase = database.drop;
+      env.DATABASE_URL = database.url;
     } else {
       dataDir = mkdtempSync(join(tmpdir(), 'ordering-wiring-'));
       env.DATA_DIR = dataDir;

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,36 +6,18 @@ import { asc } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { stores } from '../../src/db/schema.js';
+import { type Run, runProcess } from '../helpers/process.js';
 
 const bin = fileURLToPath(new URL('../../bin/ordering-admin.js', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'ordering-admin-'));
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the real bin; embedded databases only, whatever TEST_DATABASE_URL says. */
 function admin(args: string[], env: Record<string, string> = {}): Promise<Run> {
   const { DATABASE_URL: _, ...rest } = process.env;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [bin, ...args], {
-      env: { ...rest, NODE_ENV: 'development', DATA_DIR: dataDir, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      stdout += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  return runProcess(process.execPath, [bin, ...args], {
+    env: { ...rest, NODE_ENV: 'development', DATA_DIR: dataDir, ...env },
   });
 }
 

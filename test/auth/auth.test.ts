@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships, organizations, users } from '../../src/db/schema.js';
-import { organizationsOf, PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
+import { PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
+import { addSimUser, organizationsOf } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -155,12 +156,7 @@ describe('POST auth/jwt/refresh/', () => {
 
   it("refuses the validly signed token of a user that no longer exists: 400 User doesn't exist.", async () => {
     // A user of its own: the row is deleted, the others' tests keep theirs.
-    ctx.sim.data.users.push({
-      ...structuredClone(ctx.sim.data.users.find((u) => u.username === 'bruno')!),
-      username: 'gone',
-      password: 'gone-pass-2026',
-    });
-    PASSWORDS.gone = 'gone-pass-2026';
+    addSimUser(ctx, 'gone');
     const session = await ctx.login('gone');
     const before = await ctx.request('POST', REFRESH, { body: { token: session.token } });
     expect(before.status).toBe(200);

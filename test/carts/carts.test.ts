@@ -2,13 +2,15 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carts, checkouts } from '../../src/db/schema.js';
 import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import {
+  addItem,
+  type CartFields,
+  cartWith,
+  createCartBody,
   createStore,
   organizationsOf,
-  type Session,
-  startTestApp,
-  type TestContext,
-} from '../helpers/app.js';
+} from '../helpers/fixtures.js';
 
 const [GLN_A, GLN_B] = DEMO_STORE_GLNS;
 let ctx: TestContext;
@@ -30,29 +32,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-async function createCart(session: Session, fields: Record<string, unknown> = {}) {
-  const orgs = session === bruno ? brunoOrgs : annaOrgs;
-  const answer = await ctx.request('POST', '/api/v1/carts/', {
-    token: session.token,
-    body: {
-      store: GLN_A,
-      organization: orgs[0],
-      customer_order_number: 'PO-1',
-      order_mark: 'mark',
-      ...fields,
-    },
-  });
-  expect(answer.status, answer.text).toBe(201);
-  return answer.body as { id: number; created: string };
-}
-
-async function addItem(session: Session, cart: number, part: string, quantity: number) {
-  const answer = await ctx.request('POST', '/api/v1/items/', {
-    token: session.token,
-    body: { cart, part_number: part, quantity },
-  });
-  expect(answer.status, answer.text).toBe(201);
-}
+const createCart = (session: Session, fields: CartFields = {}) =>
+  createCartBody(ctx, session, { store: GLN_A, order_mark: 'mark', ...fields });
 
 const ids = (answer: { body: { results: { id: number }[] } }) =>
   answer.body.results.map((c) => c.id);
@@ -157,8 +138,8 @@ describe('POST carts/', () => {
 describe('GET carts/ and GET carts/{id}/', () => {
   it('lists only the caller’s carts in the list form; staff see all', async () => {
     const mine = await createCart(anna);
-    await addItem(anna, mine.id, 'A-1', 2);
-    await addItem(anna, mine.id, 'B-2', 3);
+    await addItem(ctx, anna, mine.id, 'A-1', 2);
+    await addItem(ctx, anna, mine.id, 'B-2', 3);
     const theirs = await createCart(bruno);
     const annaList = await list(anna, '?page_size=100');
     expect(ids(annaList)).toContain(mine.id);
@@ -243,18 +224,12 @@ describe('GET carts/ and GET carts/{id}/', () => {
       await createStore(fresh, GLN_A);
       const user = await fresh.login('bruno');
       const [org] = await organizationsOf(fresh, user.userId);
-      const make = async () => {
-        const cart = await fresh.request('POST', '/api/v1/carts/', {
-          token: user.token,
-          body: { store: GLN_A, organization: org, customer_order_number: 'Q', order_mark: '' },
-        });
-        for (const part of ['P1', 'P2', 'P3']) {
-          await fresh.request('POST', '/api/v1/items/', {
-            token: user.token,
-            body: { cart: cart.body.id, part_number: part, quantity: 1 },
-          });
-        }
-      };
+      const make = () =>
+        cartWith(fresh, user, { store: GLN_A, organization: org, customer_order_number: 'Q' }, [
+          ['P1', 1],
+          ['P2', 1],
+          ['P3', 1],
+        ]);
       const cost = async () => {
         const before = fresh.database.queries;
         const answer = await fresh.request('GET', '/api/v1/carts/', { token: user.token });
@@ -299,19 +274,12 @@ describe('cart list filters', () => {
       lines: [string, number][],
     ) => {
       fx.clock.set(at);
-      const cart = await fx.request('POST', '/api/v1/carts/', {
-        token: s.token,
-        body: { store, organization: org, customer_order_number: order, order_mark: '' },
-      });
-      expect(cart.status, cart.text).toBe(201);
-      for (const [part, quantity] of lines) {
-        const item = await fx.request('POST', '/api/v1/items/', {
-          token: s.token,
-          body: { cart: cart.body.id, part_number: part, quantity },
-        });
-        expect(item.status).toBe(201);
-      }
-      made[name] = cart.body.id;
+      made[name] = await cartWith(
+        fx,
+        s,
+        { store, organization: org, customer_order_number: order },
+        lines,
+      );
     };
     await make('a_old', a, orgA, GLN_A, '2026-01-10T08:00:00Z', 'C', [['X', 1]]);
     await make('a_feb', a, orgA, GLN_B, '2026-02-10T08:00:00Z', 'A', [

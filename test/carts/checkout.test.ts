@@ -4,14 +4,15 @@ import { formatMicros } from '../../src/clock.js';
 import { UpstreamFailure } from '../../src/upstream/errors.js';
 import { DEMO_SERVICE_ACCOUNT, DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
 import type { PlacedOrder } from '../../src/upstream/simulator/server.js';
+import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import {
-  type Answer,
+  cartWith,
+  checkout as checkoutAs,
   createStore,
+  type Line,
   organizationsOf,
-  type Session,
-  startTestApp,
-  type TestContext,
-} from '../helpers/app.js';
+  postItem,
+} from '../helpers/fixtures.js';
 
 const GLN = DEMO_STORE_GLNS[0];
 
@@ -40,8 +41,9 @@ async function shopper(on: TestContext, username: string): Promise<Shopper> {
 let poSeq = 0;
 
 interface CartSpec {
+  /** null: no store sent (the customer warehouse). */
   store?: string | null;
-  items?: [string, number][];
+  items?: Line[];
   orderMark?: string;
   reference?: string | null;
 }
@@ -49,38 +51,26 @@ interface CartSpec {
 /** A cart with its items; `po` is a customer order number unique in this file. */
 async function newCart(who: Shopper, spec: CartSpec = {}): Promise<{ id: number; po: string }> {
   const po = `PO-${++poSeq}`;
-  const body: Record<string, unknown> = {
-    organization: who.organization,
-    customer_order_number: po,
-    order_mark: spec.orderMark ?? `mark ${poSeq}`,
-  };
-  if (spec.store !== null) body.store = spec.store ?? GLN;
-  if (spec.reference !== undefined) body.reference = spec.reference;
-  const cart = await who.ctx.request('POST', '/api/v1/carts/', {
-    token: who.session.token,
-    body,
-  });
-  expect(cart.status, cart.text).toBe(201);
-  for (const [partNumber, quantity] of spec.items ?? [['10001234', 2]]) {
-    const item = await addItem(who, cart.body.id, partNumber, quantity);
-    expect(item.status, item.text).toBe(201);
-  }
-  return { id: cart.body.id, po };
+  const id = await cartWith(
+    who.ctx,
+    who.session,
+    {
+      organization: who.organization,
+      customer_order_number: po,
+      order_mark: spec.orderMark ?? `mark ${poSeq}`,
+      store: spec.store === null ? undefined : (spec.store ?? GLN),
+      reference: spec.reference,
+    },
+    spec.items ?? [['10001234', 2]],
+  );
+  return { id, po };
 }
 
-function addItem(who: Shopper, cartId: number, partNumber = '10001234', quantity = 1) {
-  return who.ctx.request('POST', '/api/v1/items/', {
-    token: who.session.token,
-    body: { cart: cartId, part_number: partNumber, quantity },
-  });
-}
+const addItem = (who: Shopper, cartId: number, partNumber = '10001234', quantity = 1) =>
+  postItem(who.ctx, who.session, cartId, partNumber, quantity);
 
-function checkout(who: Shopper, cartId: number, headers?: Record<string, string>) {
-  return who.ctx.request('PATCH', `/api/v1/carts/${cartId}/checkout/`, {
-    token: who.session.token,
-    headers,
-  });
-}
+const checkout = (who: Shopper, cartId: number, headers?: Record<string, string>) =>
+  checkoutAs(who.ctx, who.session, cartId, headers);
 
 async function getCart(who: Shopper, cartId: number) {
   const answer = await who.ctx.request('GET', `/api/v1/carts/${cartId}/`, {

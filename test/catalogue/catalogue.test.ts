@@ -7,7 +7,8 @@ import {
   priceFor,
   stockFor,
 } from '../../src/upstream/simulator/server.js';
-import { PASSWORDS, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { addSimUser } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 let anna: Session;
@@ -23,13 +24,7 @@ type Loose = any;
 beforeAll(async () => {
   ctx = await startTestApp();
   // An admin who is not also staff: a user the demo data lacks.
-  ctx.sim.data.users.push({
-    ...structuredClone(ctx.sim.data.users.find((u) => u.username === 'carla')!),
-    username: 'dora',
-    password: 'dora-pass-2026',
-    discount_basis_points: 0,
-  });
-  PASSWORDS.dora = 'dora-pass-2026';
+  addSimUser(ctx, 'dora', { like: 'carla', discount_basis_points: 0 });
   anna = await ctx.login('anna');
   bruno = await ctx.login('bruno');
   staff = await ctx.loginAs('carla', 'staff');

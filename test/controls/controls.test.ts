@@ -1,14 +1,14 @@
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carts, controls } from '../../src/db/schema.js';
+import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import {
-  type Answer,
+  checkedOutCart,
+  controlsOfCart,
+  createCart,
   createStore,
-  type Session,
-  startTestApp,
-  type TestContext,
-} from '../helpers/app.js';
-import { checkedOutCart, controlsOfCart, createCart, loginStaff } from './fixtures.js';
+  loginStaff,
+} from '../helpers/fixtures.js';
 
 const GLN_A = '4099990000011';
 const GLN_B = '4099990000028';
@@ -78,7 +78,7 @@ describe('permission matrix', () => {
   let control: number;
 
   it('POST controls/: anonymous 401; customers and staff 403 (admins only); admin 201', async () => {
-    await createCart(ctx, anna, GLN_A);
+    await createCart(ctx, anna, { store: GLN_A });
     const body = { user: anna.userId, store: store.A, status: 'pending' };
     const before = await controlCount();
     const refused: [string, Session | undefined, number, string][] = [
@@ -149,13 +149,13 @@ describe('permission matrix', () => {
 describe('POST controls/', () => {
   it('attaches every active cart of the user in the store, and only those', async () => {
     ctx.clock.set('2026-03-02T09:10:00Z');
-    const expired = await createCart(ctx, anna, GLN_SHORT);
+    const expired = await createCart(ctx, anna, { store: GLN_SHORT });
     ctx.clock.advance(61); // past the store's 60 s active period
-    const fresh = await createCart(ctx, anna, GLN_SHORT);
-    const checkedOut = await checkedOutCart(ctx, anna, GLN_SHORT); // checked out, still active
-    const otherStore = await createCart(ctx, anna, GLN_B);
-    const warehouse = await createCart(ctx, anna, null);
-    const otherUser = await createCart(ctx, bruno, GLN_SHORT);
+    const fresh = await createCart(ctx, anna, { store: GLN_SHORT });
+    const checkedOut = await checkedOutCart(ctx, anna, { store: GLN_SHORT }); // checked out, still active
+    const otherStore = await createCart(ctx, anna, { store: GLN_B });
+    const warehouse = await createCart(ctx, anna, { store: null });
+    const otherUser = await createCart(ctx, bruno, { store: GLN_SHORT });
     ctx.clock.set('2026-03-02T09:11:02.123456Z');
 
     const answer = await post(admin, { user: anna.userId, store: store.SHORT, status: 'pending' });
@@ -181,7 +181,7 @@ describe('POST controls/', () => {
   });
 
   it('created verified: verified_at is set to now', async () => {
-    await createCart(ctx, bruno, GLN_A);
+    await createCart(ctx, bruno, { store: GLN_A });
     ctx.clock.set('2026-03-02T09:12:00.000001Z');
     const answer = await post(admin, { user: bruno.userId, store: store.A, status: 'verified' });
     expect(answer.status, answer.text).toBe(201);
@@ -201,7 +201,7 @@ describe('POST controls/', () => {
     expect(none.status).toBe(400);
     expect(none.body).toEqual({ non_field_errors: [expect.any(String)] });
     // Only an inactive cart: the same.
-    await createCart(ctx, bruno, GLN_SHORT);
+    await createCart(ctx, bruno, { store: GLN_SHORT });
     ctx.clock.advance(61);
     const inactive = await post(admin, {
       user: bruno.userId,
@@ -247,8 +247,8 @@ describe('PATCH controls/{id}/', () => {
 
   beforeAll(async () => {
     ctx.clock.set('2026-03-02T09:15:00Z');
-    await createCart(ctx, anna, GLN_PATCH);
-    await createCart(ctx, anna, GLN_PATCH);
+    await createCart(ctx, anna, { store: GLN_PATCH });
+    await createCart(ctx, anna, { store: GLN_PATCH });
     control = await createControl(anna, store.PATCH);
     expect(control.carts).toHaveLength(2);
   });
@@ -312,7 +312,7 @@ describe('PATCH controls/{id}/', () => {
 
   it('cart is null when the control holds no cart any more', async () => {
     ctx.clock.set('2026-03-02T09:26:00Z');
-    const cart = await createCart(ctx, bruno, GLN_B);
+    const cart = await createCart(ctx, bruno, { store: GLN_B });
     const empty = await createControl(bruno, store.B);
     expect(empty.carts).toEqual([cart]);
     // Carts have no delete endpoint yet; deleting the row stands in for it.
@@ -329,14 +329,14 @@ describe('GET controls/ and GET controls/{id}/', () => {
 
   beforeAll(async () => {
     ctx.clock.set('2026-03-02T09:30:00Z');
-    await createCart(ctx, anna, GLN_LIST);
-    await createCart(ctx, bruno, GLN_LIST);
+    await createCart(ctx, anna, { store: GLN_LIST });
+    await createCart(ctx, bruno, { store: GLN_LIST });
     made.annaPending = (await createControl(anna, store.LIST)).id;
     ctx.clock.advance(1);
     made.brunoVerified = (await createControl(bruno, store.LIST, 'verified')).id;
     ctx.clock.advance(1);
     // A random control, drawn on checkout (N = 1 always draws).
-    const cart = await checkedOutCart(ctx, anna, GLN_RANDOM);
+    const cart = await checkedOutCart(ctx, anna, { store: GLN_RANDOM });
     const [random] = (await get(admin, `?store=${store.RANDOM}`)).body.results;
     expect(random).toMatchObject({ is_random: true, carts: [cart] });
     made.annaRandom = random.id;
@@ -407,8 +407,8 @@ describe('GET controls/ and GET controls/{id}/', () => {
 describe('cart list: controls', () => {
   it('shows the ids of the controls holding the cart, to the owner and to staff', async () => {
     ctx.clock.set('2026-03-02T09:40:00Z');
-    const cart = await createCart(ctx, bruno, GLN_A);
-    const untouched = await createCart(ctx, anna, GLN_A);
+    const cart = await createCart(ctx, bruno, { store: GLN_A });
+    const untouched = await createCart(ctx, anna, { store: GLN_A });
     expect(await controlsOfCart(ctx, bruno, cart)).toEqual([]);
     const first = await createControl(bruno, store.A);
     const second = await createControl(bruno, store.A);

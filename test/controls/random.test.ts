@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CRITERION_OPTION } from '../../src/controls/random.js';
 import { options } from '../../src/db/schema.js';
-import { createStore, type Session, startTestApp, type TestContext } from '../helpers/app.js';
-import { checkedOutCart, controlsOfCart, createCart } from './fixtures.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { checkedOutCart, controlsOfCart, createCart, createStore } from '../helpers/fixtures.js';
 
 const GLN_ONE = '4099991000010'; // N = 1
 const GLN_FOUR = '4099991000027'; // N = 4
@@ -57,7 +57,7 @@ async function randomControls(): Promise<Control[]> {
 async function checkoutWith(session: Session, gln: string | null, value: number) {
   const before = new Set((await randomControls()).map((c) => c.id));
   ctx.random.value = value;
-  const cart = await checkedOutCart(ctx, session, gln);
+  const cart = await checkedOutCart(ctx, session, { store: gln });
   const made = (await randomControls()).filter((c) => !before.has(c.id));
   return { cart, made };
 }
@@ -72,9 +72,9 @@ async function setCriterion(value: string) {
 describe('random controls under the cart criterion (no option set)', () => {
   it('N = 1 always draws: a pending control, no controller, holding the user’s active carts there', async () => {
     ctx.clock.set('2026-03-02T09:05:00.25Z');
-    const open = await createCart(ctx, anna, GLN_ONE);
-    const elsewhere = await createCart(ctx, anna, GLN_FOUR);
-    const brunos = await createCart(ctx, bruno, GLN_ONE);
+    const open = await createCart(ctx, anna, { store: GLN_ONE });
+    const elsewhere = await createCart(ctx, anna, { store: GLN_FOUR });
+    const brunos = await createCart(ctx, bruno, { store: GLN_ONE });
     const { cart, made } = await checkoutWith(anna, GLN_ONE, 0.999999);
     expect(made).toEqual([
       {

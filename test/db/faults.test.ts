@@ -7,6 +7,7 @@ import { DEMO_SERVICE_ACCOUNT } from '../../src/upstream/simulator/data.js';
 import { startSimulator } from '../../src/upstream/simulator/server.js';
 import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
+import { createCart } from '../helpers/fixtures.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 /**
@@ -49,14 +50,8 @@ async function stopHarness(h: Harness | undefined): Promise<void> {
   await h.drop();
 }
 
-async function newCart(ctx: TestContext, session: Session): Promise<number> {
-  const answer = await ctx.request('POST', '/api/v1/carts/', {
-    token: session.token,
-    body: { organization: ORG, customer_order_number: 'PO', order_mark: '' },
-  });
-  expect(answer.status).toBe(201);
-  return answer.body.id;
-}
+const newCart = (ctx: TestContext, session: Session) =>
+  createCart(ctx, session, { organization: ORG, customer_order_number: 'PO' });
 
 function expectUnavailable(answer: Answer): void {
   expect(answer.status).toBe(503);

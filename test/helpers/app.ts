@@ -3,7 +3,7 @@ import { buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { Database } from '../../src/db/client.js';
-import { memberships, organizations, stores, users } from '../../src/db/schema.js';
+import { users } from '../../src/db/schema.js';
 import type { App, Deps } from '../../src/deps.js';
 import { UpstreamClient } from '../../src/upstream/client.js';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../../src/upstream/simulator/data.js';
@@ -165,34 +165,4 @@ export async function startTestApp(options: TestOptions = {}): Promise<TestConte
       await database.close();
     },
   };
-}
-
-/** A store row for tests (the admin command is tested on its own). */
-export async function createStore(
-  ctx: TestContext,
-  gln: string,
-  fields: { name?: string; activePeriodSeconds?: number; cartsForRandomControl?: number } = {},
-): Promise<number> {
-  const [row] = await ctx.database.db
-    .insert(stores)
-    .values({
-      gln,
-      name: fields.name ?? `Store ${gln}`,
-      activePeriodSeconds: fields.activePeriodSeconds ?? 7200,
-      cartsForRandomControl: fields.cartsForRandomControl ?? 0,
-      created: '2026-01-01T00:00:00.000001Z',
-    })
-    .returning({ id: stores.id });
-  return row.id;
-}
-
-/** The organization_ids the user is a member of (after login). */
-export async function organizationsOf(ctx: TestContext, userId: number): Promise<string[]> {
-  const rows = await ctx.database.db
-    .select({ id: organizations.organizationId })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(eq(memberships.userId, userId))
-    .orderBy(organizations.organizationId);
-  return rows.map((r) => r.id);
 }

@@ -7,21 +7,9 @@ import { tmpdir } from 'node:os';
 export const redisServerAvailable =
   spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
 
-export { freePort } from './process.js';
+import { until } from './wait.js';
 
-/** Polls `condition` every `everyMs` until it holds; fails after `timeoutMs`. */
-export async function until(
-  condition: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 10_000,
-  everyMs = 20,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
-  }
-}
+export { freePort } from './process.js';
 
 /** Whether a Redis answers PING on the port (within a second). */
 function pings(port: number): Promise<boolean> {

@@ -2,13 +2,8 @@ import { eq } from 'drizzle-orm';
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.js';
-import {
-  type Answer,
-  organizationsOf,
-  type Session,
-  startTestApp,
-  type TestContext,
-} from '../helpers/app.js';
+import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { createCart, organizationsOf } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 let anna: Session;
@@ -25,11 +20,7 @@ const ITEMS = '/api/v1/items/';
 
 const cartBody = (n: string) => ({ organization: org, customer_order_number: n, order_mark: '' });
 
-async function newCart(n: string): Promise<number> {
-  const answer = await ctx.request('POST', CARTS, { token: anna.token, body: cartBody(n) });
-  expect(answer.status, answer.text).toBe(201);
-  return answer.body.id;
-}
+const newCart = (n: string) => createCart(ctx, anna, cartBody(n));
 
 /** An error answer: JSON, `application/json`, and nothing of the server's insides. */
 function expectJsonError(answer: Answer): void {

@@ -2,13 +2,8 @@ import { createHmac } from 'node:crypto';
 import { createSigner } from 'fast-jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_JSON_DEPTH } from '../../src/http/conventions.js';
-import {
-  type Answer,
-  createStore,
-  type Session,
-  startTestApp,
-  type TestContext,
-} from '../helpers/app.js';
+import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { createStore } from '../helpers/fixtures.js';
 
 /**
  * Every operation of the OpenAPI document, called with hostile path parameters, query values,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { organizationsOf, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { createCartBody, organizationsOf } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 let anna: Session;
@@ -11,14 +12,8 @@ const CARTS = '/api/v1/carts/';
 const CART_COUNT = 25;
 const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
-async function createCart(session: Session, org: string, number: string) {
-  const answer = await ctx.request('POST', CARTS, {
-    token: session.token,
-    body: { organization: org, customer_order_number: number, order_mark: '' },
-  });
-  expect(answer.status, answer.text).toBe(201);
-  return answer.body;
-}
+const createCart = (session: Session, organization: string, number: string) =>
+  createCartBody(ctx, session, { organization, customer_order_number: number });
 
 /** Anna's carts PO-01..PO-25, created a minute apart from 2026-03-01T08:01:00Z. */
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 import { connect as connectTcp, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkedOutCart } from '../controls/fixtures.js';
 import { PASSWORDS, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { checkedOutCart } from '../helpers/fixtures.js';
 import { connect } from '../notifications/client.js';
 
 // The bounds under test, short so the test is quick; the defaults are 30 s, 10 s and 72 s.
@@ -292,7 +292,7 @@ describe('slow clients', () => {
       setTimeout(resolve, Math.max(REQUEST_MS, KEEP_ALIVE_MS + NODE_KEEP_ALIVE_BUFFER_MS) + 500),
     );
     expect(closedEarly).toBe(false);
-    const cart = await checkedOutCart(ctx, anna, null);
+    const cart = await checkedOutCart(ctx, anna, { store: null });
     const message = await client.next();
     expect(message).toMatchObject({ type: 'cart.checked_out', data: { cart } });
     client.close();

@@ -2,13 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carts } from '../../src/db/schema.js';
 import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
-import {
-  createStore,
-  organizationsOf,
-  type Session,
-  startTestApp,
-  type TestContext,
-} from '../helpers/app.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { createCart, createStore } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 let anna: Session;
@@ -24,20 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => ctx?.close());
 
-async function newCart(session: Session): Promise<number> {
-  const [org] = await organizationsOf(ctx, session.userId);
-  const answer = await ctx.request('POST', '/api/v1/carts/', {
-    token: session.token,
-    body: {
-      store: DEMO_STORE_GLNS[0],
-      organization: org,
-      customer_order_number: 'PO',
-      order_mark: '',
-    },
-  });
-  expect(answer.status).toBe(201);
-  return answer.body.id;
-}
+const newCart = (session: Session) =>
+  createCart(ctx, session, { store: DEMO_STORE_GLNS[0], customer_order_number: 'PO' });
 
 const add = (session: Session, body: Record<string, unknown>) =>
   ctx.request('POST', '/api/v1/items/', { token: session.token, body });

@@ -1,21 +1,7 @@
-import { Writable } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BackgroundMailer, createMailer } from '../../src/mail/mailer.js';
+import { capturingLog } from '../helpers/log.js';
 import { closedPort, type SmtpReceiver, startSmtpReceiver } from './smtp.js';
-
-/** A logger whose lines the test reads. */
-function capturingLog(): { log: FastifyBaseLogger; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { log: pino({ level: 'info' }, stream) as unknown as FastifyBaseLogger, lines };
-}
 
 const message = {
   to: 'anna@example.com',
@@ -34,7 +20,7 @@ describe('mailer', () => {
   });
 
   it('without SMTP_URL writes the message text to the log at level info', async () => {
-    const { log, lines } = capturingLog();
+    const { log, lines } = capturingLog<Record<string, unknown>>();
     const mailer = createMailer({ smtpUrl: undefined, from: 'no-reply@localhost', log });
     await mailer.send(message);
     await mailer.close();

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
-import { checkedOutCart, createCart, loginStaff } from '../controls/fixtures.js';
-import { createStore, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { cartWith, checkedOutCart, createStore, loginStaff } from '../helpers/fixtures.js';
 import { type Client, connect, issueCode, open, refused, TIMESTAMP, wsUrl } from './client.js';
 
 const PLAIN = DEMO_STORE_GLNS[0]; // no random controls
@@ -39,16 +39,6 @@ async function client(session: Session): Promise<Client> {
   const opened = await connect(ctx, session);
   clients.push(opened);
   return opened;
-}
-
-async function cartWithItem(session: Session, gln: string | null): Promise<number> {
-  const cart = await createCart(ctx, session, gln);
-  const item = await ctx.request('POST', '/api/v1/items/', {
-    token: session.token,
-    body: { cart, part_number: 'P-1', quantity: 1 },
-  });
-  expect(item.status, item.text).toBe(201);
-  return cart;
 }
 
 describe('POST websocket-notifications/groups/', () => {
@@ -141,7 +131,7 @@ describe('events', () => {
     const annaOne = await client(anna);
     const annaTwo = await client(anna);
     const brunoSocket = await client(bruno);
-    const cart = await cartWithItem(anna, PLAIN);
+    const cart = await cartWith(ctx, anna, { store: PLAIN });
     const checkout = await ctx.request('PATCH', `/api/v1/carts/${cart}/checkout/`, {
       token: anna.token,
     });
@@ -155,7 +145,7 @@ describe('events', () => {
       });
     }
     // Bruno's own checkout is the first thing Bruno hears: Anna's event never reached him.
-    const brunoCart = await checkedOutCart(ctx, bruno, PLAIN);
+    const brunoCart = await checkedOutCart(ctx, bruno, { store: PLAIN });
     const brunoMessage = await brunoSocket.next();
     expect(brunoMessage.type).toBe('cart.checked_out');
     expect(brunoMessage.data.cart).toBe(brunoCart);
@@ -165,13 +155,13 @@ describe('events', () => {
       token: anna.token,
     });
     expect(repeat.status).toBe(200);
-    const next = await checkedOutCart(ctx, anna, null);
+    const next = await checkedOutCart(ctx, anna, { store: null });
     expect((await annaOne.next()).data.cart).toBe(next);
   });
 
   it('cart.checkout_failed carries the status and code of the failed attempt', async () => {
     const socket = await client(anna);
-    const cart = await cartWithItem(anna, PLAIN);
+    const cart = await cartWith(ctx, anna, { store: PLAIN });
 
     ctx.sim.inject('orders', { type: 'unavailable' });
     const unavailable = await ctx.request('PATCH', `/api/v1/carts/${cart}/checkout/`, {
@@ -225,7 +215,7 @@ describe('events', () => {
     const staffSocket = await client(staff);
     const adminSocket = await client(admin);
     const brunoSocket = await client(bruno);
-    const cart = await cartWithItem(anna, PLAIN);
+    const cart = await cartWith(ctx, anna, { store: PLAIN });
     const created = await ctx.request('POST', '/api/v1/controls/', {
       token: admin.token,
       body: { user: anna.userId, store: stores.PLAIN, status: 'pending' },
@@ -242,14 +232,14 @@ describe('events', () => {
         created: expect.stringMatching(TIMESTAMP),
       });
     }
-    const brunoCart = await checkedOutCart(ctx, bruno, PLAIN);
+    const brunoCart = await checkedOutCart(ctx, bruno, { store: PLAIN });
     expect((await brunoSocket.next()).data.cart).toBe(brunoCart);
   });
 
   it('control.created for a random control follows the checkout that drew it', async () => {
     const annaSocket = await client(anna);
     const staffSocket = await client(staff);
-    const cart = await checkedOutCart(ctx, anna, DRAWN);
+    const cart = await checkedOutCart(ctx, anna, { store: DRAWN });
     const checkedOut = await annaSocket.next();
     expect(checkedOut.type).toBe('cart.checked_out');
     const drawn = await annaSocket.next();
@@ -271,7 +261,7 @@ describe('events', () => {
 
   it('control.verified reaches the controlled user once, after the change', async () => {
     const annaSocket = await client(anna);
-    await cartWithItem(anna, PLAIN);
+    await cartWith(ctx, anna, { store: PLAIN });
     const created = await ctx.request('POST', '/api/v1/controls/', {
       token: admin.token,
       body: { user: anna.userId, store: stores.PLAIN, status: 'pending' },
@@ -296,7 +286,7 @@ describe('events', () => {
     });
     // Verifying again changes nothing and sends nothing: the next event is the checkout.
     expect((await verify()).status).toBe(200);
-    const cart = await checkedOutCart(ctx, anna, null);
+    const cart = await checkedOutCart(ctx, anna, { store: null });
     const next = await annaSocket.next();
     expect(next.type).toBe('cart.checked_out');
     expect(next.data.cart).toBe(cart);

@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WebSocket } from 'ws';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/deps.js';
 import { type NotificationMessage, Notifier } from '../../src/notifications/notifier.js';
-import { checkedOutCart } from '../controls/fixtures.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { checkedOutCart } from '../helpers/fixtures.js';
+import { capturingLog } from '../helpers/log.js';
 import {
   freePort,
   redisServerAvailable,
   refusingListener,
   ThrowawayRedis,
-  until,
 } from '../helpers/redis-server.js';
+import { until } from '../helpers/wait.js';
 import { type Client, connect } from './client.js';
 
 /**
@@ -26,19 +26,6 @@ if (!redisServerAvailable) console.log('Redis outage tests skipped: redis-server
 
 /** How long after Redis answers again fan-out must work (both ways). */
 const RECOVERY_BOUND_MS = 10_000;
-
-interface LogLine {
-  level: number;
-  msg: string;
-  redis?: string;
-}
-
-/** A logger that keeps its lines (info and up). */
-function capturingLogger() {
-  const lines: LogLine[] = [];
-  const log = pino({ level: 'info' }, { write: (line: string) => lines.push(JSON.parse(line)) });
-  return { log, lines };
-}
 
 const probe = (tag: string): NotificationMessage => ({
   type: 'control.created',
@@ -87,7 +74,7 @@ describe.skipIf(!redisServerAvailable)('two instances through Redis outages', ()
   let second: App;
   let one: Notifier;
   let two: Notifier;
-  const logs = [capturingLogger(), capturingLogger()];
+  const logs = [capturingLog(), capturingLog()];
   let anna: Session;
   let bruno: Session;
   /** anna on the second instance, bruno on the first: each hears only the other instance. */
@@ -144,7 +131,7 @@ describe.skipIf(!redisServerAvailable)('two instances through Redis outages', ()
       ready = true;
     });
     // Meanwhile the instances answer, and events reach their own sockets.
-    const cart = await checkedOutCart(ctx, bruno, null);
+    const cart = await checkedOutCart(ctx, bruno, { store: null });
     expect((await brunoOnOne.next()).data.cart).toBe(cart);
     expect(ready).toBe(false);
 
@@ -156,7 +143,7 @@ describe.skipIf(!redisServerAvailable)('two instances through Redis outages', ()
     expect(ready).toBe(true);
     // A real event of the first instance reaches anna on the second.
     await drain(annaOnTwo);
-    const next = await checkedOutCart(ctx, anna, null);
+    const next = await checkedOutCart(ctx, anna, { store: null });
     const message = await annaOnTwo.next();
     expect(message.type).toBe('cart.checked_out');
     expect(message.data.cart).toBe(next);
@@ -184,7 +171,7 @@ describe.skipIf(!redisServerAvailable)('two instances through Redis outages', ()
         'both instances noticed the outage',
       );
       // Down: local delivery goes on, publishing does not throw.
-      const cart = await checkedOutCart(ctx, bruno, null);
+      const cart = await checkedOutCart(ctx, bruno, { store: null });
       expect((await brunoOnOne.next()).data.cart).toBe(cart);
       for (let i = 0; i < 5; i++) one.publish([anna.userId], probe(`down:${i}`));
 
@@ -222,7 +209,7 @@ describe.skipIf(!redisServerAvailable)('a SUBSCRIBE that Redis refuses', () => {
   it('is retried with backoff on the same connection until it holds', async () => {
     // The connection is up, but SUBSCRIBE is refused (NOPERM) until the ACL allows it.
     await admin.call('ACL', 'SETUSER', 'default', '-subscribe');
-    const { log, lines } = capturingLogger();
+    const { log, lines } = capturingLog();
     const channel = `ordering:notifications:test:${randomUUID()}`;
     const notifier = new Notifier({ redisUrl: redis.url, channel, log });
     notifiers.push(notifier);

@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app.js';
 import type { App } from '../../src/deps.js';
 import { Notifier } from '../../src/notifications/notifier.js';
-import { checkedOutCart } from '../controls/fixtures.js';
 import { PASSWORDS, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { checkedOutCart } from '../helpers/fixtures.js';
 import { type Client, issueCode, open, wsUrl } from './client.js';
 
 /**
@@ -51,8 +51,8 @@ describe.skipIf(!redisUrl)('two instances sharing Redis', () => {
     const remote = await open(wsUrl(secondUrl, await issueCode(ctx, anna)));
     const local = await open(wsUrl(ctx.url, await issueCode(ctx, anna)));
     clients.push(remote, local);
-    const first = await checkedOutCart(ctx, anna, null);
-    const next = await checkedOutCart(ctx, anna, null);
+    const first = await checkedOutCart(ctx, anna, { store: null });
+    const next = await checkedOutCart(ctx, anna, { store: null });
     for (const client of [remote, local]) {
       const message = await client.next();
       expect(message.type).toBe('cart.checked_out');

@@ -1,7 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SimUser } from '../../src/upstream/simulator/data.js';
 import type { Fault } from '../../src/upstream/simulator/faults.js';
-import { PASSWORDS, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { addSimUser } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 let anna: Session;
@@ -10,16 +11,9 @@ let staff: Session;
 let admin: Session;
 let emil: Session;
 
-/** A user the demo data lacks, added to the simulator so the service can log them in. */
-function addSimUser(
-  username: string,
-  memberships: SimUser['memberships'],
-  fields: Partial<SimUser> = {},
-) {
-  const password = `${username}-pass-2026`;
-  ctx.sim.data.users.push({
-    username,
-    password,
+/** A user the demo data lacks (a bare customer record) with these memberships. */
+function addMember(username: string, memberships: SimUser['memberships']) {
+  addSimUser(ctx, username, {
     role: 'customer',
     description: 'test user',
     email: `${username}@example.com`,
@@ -29,9 +23,7 @@ function addSimUser(
     reference: null,
     discount_basis_points: 0,
     memberships,
-    ...fields,
   });
-  PASSWORDS[username] = password;
 }
 
 /** emil is a member of 25 organizations; ORG-5010 and ORG-5011 share a name. */
@@ -49,8 +41,8 @@ const EMIL_ORGS = Array.from({ length: 25 }, (_, i) => {
 beforeAll(async () => {
   ctx = await startTestApp();
   ctx.sim.data.organizations.push(...EMIL_ORGS);
-  addSimUser('dora', [{ organization_id: 'ORG-1004', credit: false }]);
-  addSimUser(
+  addMember('dora', [{ organization_id: 'ORG-1004', credit: false }]);
+  addMember(
     'emil',
     EMIL_ORGS.map((o) => ({ organization_id: o.organization_id, credit: true })),
   );

@@ -2,13 +2,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { carts, checkouts, memberships, organizations, users } from '../../src/db/schema.js';
 import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
-import {
-  createStore,
-  organizationsOf,
-  type Session,
-  startTestApp,
-  type TestContext,
-} from '../helpers/app.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { addSimUser, cartWith, checkout, createStore, type Line } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 const GLN = DEMO_STORE_GLNS[0];
@@ -37,22 +32,9 @@ async function signIn(username: string): Promise<Session> {
 async function checkedOut(username: string, quantities: number[], iso: string): Promise<void> {
   ctx.clock.set(iso);
   const session = await signIn(username);
-  const [org] = await organizationsOf(ctx, session.userId);
-  const cart = await ctx.request('POST', '/api/v1/carts/', {
-    token: session.token,
-    body: { store: GLN, organization: org, customer_order_number: 'PO', order_mark: '' },
-  });
-  expect(cart.status, cart.text).toBe(201);
-  for (const [i, quantity] of quantities.entries()) {
-    const item = await ctx.request('POST', '/api/v1/items/', {
-      token: session.token,
-      body: { cart: cart.body.id, part_number: `P-${i}`, quantity },
-    });
-    expect(item.status, item.text).toBe(201);
-  }
-  const done = await ctx.request('PATCH', `/api/v1/carts/${cart.body.id}/checkout/`, {
-    token: session.token,
-  });
+  const lines = quantities.map((quantity, i): Line => [`P-${i}`, quantity]);
+  const cart = await cartWith(ctx, session, { store: GLN, customer_order_number: 'PO' }, lines);
+  const done = await checkout(ctx, session, cart);
   expect(done.status, done.text).toBe(200);
   expect(done.body.created).toBe(iso);
 }
@@ -76,11 +58,8 @@ const scores = async (username: string, iso: string, month: number, year: number
 beforeAll(async () => {
   ctx = await startTestApp({ env: { AUTH_RATE_LIMIT_PER_MINUTE: '1000000' } });
   await createStore(ctx, GLN, { cartsForRandomControl: 0 });
-  const template = ctx.sim.data.users.find((u) => u.username === 'bruno');
   for (const [username, orgs] of EXTRA) {
-    ctx.sim.data.users.push({
-      ...structuredClone(template!),
-      username,
+    addSimUser(ctx, username, {
       password: `${username}-pass`,
       email: `${username}@example.com`,
       first_name: username[0].toUpperCase() + username.slice(1),
@@ -107,15 +86,7 @@ beforeAll(async () => {
   // A cart of anna with items but never checked out counts nowhere.
   ctx.clock.set('2026-03-18T08:00:00.000000Z');
   const anna = await signIn('anna');
-  const [org] = await organizationsOf(ctx, anna.userId);
-  const open = await ctx.request('POST', '/api/v1/carts/', {
-    token: anna.token,
-    body: { store: GLN, organization: org, customer_order_number: 'PO', order_mark: '' },
-  });
-  await ctx.request('POST', '/api/v1/items/', {
-    token: anna.token,
-    body: { cart: open.body.id, part_number: 'OPEN', quantity: 500 },
-  });
+  await cartWith(ctx, anna, { store: GLN, customer_order_number: 'PO' }, [['OPEN', 500]]);
 });
 afterAll(() => ctx?.close());
 

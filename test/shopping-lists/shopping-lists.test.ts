@@ -2,14 +2,8 @@ import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { shoppingListItems, shoppingLists, users } from '../../src/db/schema.js';
 import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
-import {
-  type Answer,
-  createStore,
-  organizationsOf,
-  type Session,
-  startTestApp,
-  type TestContext,
-} from '../helpers/app.js';
+import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { createCart, createStore } from '../helpers/fixtures.js';
 
 const GLN = DEMO_STORE_GLNS[0];
 const LISTS = '/api/v1/shopping-lists/';
@@ -54,17 +48,8 @@ async function addItem(session: Session, list: number, name = 'Screws', quantity
   return answer.body as { id: number; name: string; quantity: number; scanned: boolean };
 }
 
-async function createCart(session: Session): Promise<number> {
-  const [organization] = await organizationsOf(ctx, session.userId);
-  const answer = await call('POST', '/api/v1/carts/', session, {
-    store: GLN,
-    organization,
-    customer_order_number: 'PO',
-    order_mark: '',
-  });
-  expect(answer.status, answer.text).toBe(201);
-  return answer.body.id;
-}
+const newCart = (session: Session) =>
+  createCart(ctx, session, { store: GLN, customer_order_number: 'PO' });
 
 const ids = (answer: { body: { results: { id: number }[] } }) =>
   answer.body.results.map((r) => r.id);
@@ -186,7 +171,7 @@ describe('shopping list detail', () => {
 
 describe('linking a cart', () => {
   it('links the user’s own cart and unlinks it with null', async () => {
-    const cart = await createCart(anna);
+    const cart = await newCart(anna);
     const list = await createList(anna, 'To link');
     await addItem(anna, list);
     const ready = async () =>
@@ -214,7 +199,7 @@ describe('linking a cart', () => {
   });
 
   it("refuses another user's cart with 400 on cart, for staff and admins too", async () => {
-    const annasCart = await createCart(anna);
+    const annasCart = await newCart(anna);
     for (const who of ['another customer', 'staff', 'admin'] as const) {
       const session = who === 'another customer' ? bruno : await carlaAs(who);
       const list = await createList(session, 'Mine');
@@ -268,7 +253,7 @@ describe('GET shopping-lists/', () => {
 
   it('to_ckeckin=True keeps lists with no cart and items; False keeps exactly the others', async () => {
     const session = await ctx.login('bruno');
-    const cart = await createCart(session);
+    const cart = await newCart(session);
     const emptyFree = await createList(session, 'empty, no cart');
     const fullFree = await createList(session, 'items, no cart');
     await addItem(session, fullFree);
@@ -531,7 +516,7 @@ describe('permission matrix', () => {
   async function fixture() {
     const list = await createList(anna, 'Matrix');
     const item = await addItem(anna, list, 'Matrix item', 2);
-    const cart = await createCart(anna);
+    const cart = await newCart(anna);
     return { list, item: item.id, cart };
   }
 

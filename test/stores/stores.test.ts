@@ -1,7 +1,8 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.js';
-import { createStore, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { addSimUser, createStore } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 let anna: Session;
@@ -33,11 +34,9 @@ afterAll(() => ctx?.close());
 
 /** An admin who is not staff: a user added to the simulator, logged in, granted the role. */
 async function adminUser(username: string): Promise<Session> {
-  const password = `${username}-pass`;
-  ctx.sim.data.users.push({
-    ...structuredClone(ctx.sim.data.users[2]),
-    username,
-    password,
+  const { password } = addSimUser(ctx, username, {
+    like: 'carla',
+    password: `${username}-pass`,
     email: `${username}@example.com`,
   });
   const answer = await ctx.request('POST', '/api/v1/auth/jwt/token/', {

@@ -10,6 +10,7 @@ import {
   type Simulator,
   startSimulator,
 } from '../../src/upstream/simulator/server.js';
+import { until } from '../helpers/wait.js';
 
 const PRODUCT = '10001234';
 const TIMEOUT_MS = 300;
@@ -382,15 +383,6 @@ describe('connection pool', () => {
 });
 
 describe('kinds of call', () => {
-  /** Resolves once `check` holds, polling (no fixed sleeps). */
-  async function until(check: () => boolean): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    while (!check()) {
-      if (Date.now() > deadline) throw new Error('condition not met in 10 s');
-      await new Promise((r) => setTimeout(r, 5));
-    }
-  }
-
   const received = (key: string) => sim.calls.some((c) => c.idempotencyKey === key);
 
   /** The outcome of a call, and how long it took. */
@@ -415,9 +407,9 @@ describe('kinds of call', () => {
       const held = keys
         .slice(0, 2)
         .map((key) => timed(upstream.placeOrder('service', key, order())));
-      await until(() => keys.slice(0, 2).every(received));
+      await until(() => keys.slice(0, 2).every(received), 'two orders at the ERP', 10_000, 5);
       const queued = timed(upstream.placeOrder('service', keys[2], order()));
-      await until(() => upstream.stats().orders.queued === 1);
+      await until(() => upstream.stats().orders.queued === 1, 'an order queued', 10_000, 5);
       expect(upstream.stats().orders).toEqual({ active: 2, queued: 1 });
 
       for (const call of [
@@ -459,7 +451,7 @@ describe('kinds of call', () => {
     const [sent, waiting] = [newKey(), newKey()];
     try {
       const first = timed(upstream.placeOrder({ token: annaToken }, sent, order()));
-      await until(() => received(sent));
+      await until(() => received(sent), 'the order at the ERP', 10_000, 5);
       const second = await timed(upstream.placeOrder({ token: annaToken }, waiting, order()));
       expect((second.error as UpstreamFailure).phase).toBe('queued');
       expect(received(waiting)).toBe(false);

@@ -2,13 +2,19 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
 import {
   type Answer,
-  createStore,
-  organizationsOf,
   PASSWORDS,
   type Session,
   startTestApp,
   type TestContext,
 } from '../helpers/app.js';
+import {
+  cartWith,
+  checkout as checkoutAs,
+  createStore,
+  organizationsOf,
+  postItem,
+} from '../helpers/fixtures.js';
+import { until } from '../helpers/wait.js';
 
 // Issue 7 §6: orders hung at the ERP must not starve logins and catalogue calls, and an
 // order still waiting for a connection when its time is up is known not to have been sent.
@@ -36,39 +42,18 @@ afterAll(async () => {
 let poSeq = 0;
 async function newCart(): Promise<{ id: number; po: string }> {
   const po = `HUNG-${++poSeq}`;
-  const cart = await ctx.request('POST', '/api/v1/carts/', {
-    token: anna.token,
-    body: { organization, store: GLN, customer_order_number: po, order_mark: '' },
-  });
-  expect(cart.status, cart.text).toBe(201);
-  expect((await addItem(cart.body.id, '10001234')).status).toBe(201);
-  return { id: cart.body.id, po };
+  const fields = { organization, store: GLN, customer_order_number: po };
+  return { id: await cartWith(ctx, anna, fields, [['10001234', 1]]), po };
 }
 
-function addItem(cartId: number, partNumber: string) {
-  return ctx.request('POST', '/api/v1/items/', {
-    token: anna.token,
-    body: { cart: cartId, part_number: partNumber, quantity: 1 },
-  });
-}
-
-const checkout = (cartId: number) =>
-  ctx.request('PATCH', `/api/v1/carts/${cartId}/checkout/`, { token: anna.token });
+const addItem = (cartId: number, partNumber: string) => postItem(ctx, anna, cartId, partNumber);
+const checkout = (cartId: number) => checkoutAs(ctx, anna, cartId);
 
 /** The answer and how long it took. */
 async function timed(pending: Promise<Answer>): Promise<{ answer: Answer; ms: number }> {
   const started = performance.now();
   const answer = await pending;
   return { answer, ms: performance.now() - started };
-}
-
-/** Resolves once `check` holds, polling (no fixed sleeps). */
-async function until(check: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not met in 10 s');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 const orderCalls = () => ctx.sim.calls.filter((c) => c.route === 'orders').length;
@@ -82,10 +67,10 @@ it('N+1 orders hung at the ERP: a login and a product call still answer at once'
   try {
     // N orders hang at the ERP, holding every orders connection…
     const held = carts.slice(0, N).map((cart) => timed(checkout(cart.id)));
-    await until(() => orderCalls() - before === N);
+    await until(() => orderCalls() - before === N, 'N orders at the ERP', 10_000, 5);
     // …and the next one waits for a connection.
     const queued = timed(checkout(last.id));
-    await until(() => ctx.deps.upstream.stats().orders.queued === 1);
+    await until(() => ctx.deps.upstream.stats().orders.queued === 1, 'an order queued', 10_000, 5);
 
     const login = await timed(
       ctx.request('POST', '/api/v1/auth/jwt/token/', {

@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { SimRoute } from '../../src/upstream/simulator/faults.js';
 import { PASSWORDS, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { addSimUser } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 let anna: Session;
@@ -11,14 +12,7 @@ let admin: Session;
 beforeAll(async () => {
   ctx = await startTestApp();
   // An admin who is not also staff, with no telephone number: a user the demo data lacks.
-  ctx.sim.data.users.push({
-    ...structuredClone(ctx.sim.data.users.find((u) => u.username === 'carla')!),
-    username: 'dora',
-    password: 'dora-pass-2026',
-    email: 'dora@example.com',
-    telephone: '',
-  });
-  PASSWORDS.dora = 'dora-pass-2026';
+  addSimUser(ctx, 'dora', { like: 'carla', email: 'dora@example.com', telephone: '' });
   anna = await ctx.login('anna');
   bruno = await ctx.login('bruno');
   staff = await ctx.loginAs('carla', 'staff');

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { restoreCodes } from '../../src/db/schema.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { addSimUser } from '../helpers/fixtures.js';
 import {
   codeIn,
   linkIn,
@@ -28,12 +29,7 @@ beforeAll(async () => {
     ['fritz', 'fritz@example.com'],
     ['gina', 'gina@example.com'],
   ]) {
-    ctx.sim.data.users.push({
-      ...structuredClone(ctx.sim.data.users.find((u) => u.username === 'bruno')!),
-      username,
-      email,
-      password: `${username}-pass-2026`,
-    });
+    addSimUser(ctx, username, { email });
   }
   // Logged in before any password here changes (and before the clock moves).
   customer = await ctx.login('anna');

@@ -1,12 +1,11 @@
-import { Writable } from 'node:stream';
-import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
-import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { RedisStore, Throttle } from '../../src/users/throttle.js';
 import { PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
-import { freePort, redisServerAvailable, ThrowawayRedis, until } from '../helpers/redis-server.js';
+import { capturingLog } from '../helpers/log.js';
+import { freePort, redisServerAvailable, ThrowawayRedis } from '../helpers/redis-server.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * The login rate limit over a Redis of the test's own that comes up late, is killed, is
@@ -15,18 +14,6 @@ import { freePort, redisServerAvailable, ThrowawayRedis, until } from '../helper
  */
 if (!redisServerAvailable) {
   console.log('Rate-limit outage tests skipped: redis-server is not on PATH.');
-}
-
-/** A logger whose lines the test reads. */
-function capturingLog(): { log: FastifyBaseLogger; lines: { level: number; msg: string }[] } {
-  const lines: { level: number; msg: string }[] = [];
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { log: pino({ level: 'info' }, stream) as unknown as FastifyBaseLogger, lines };
 }
 
 const LIMIT = 2;
