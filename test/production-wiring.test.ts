@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_STORE_GLNS, demoData } from '../src/upstream/simulator/data.js';
+import { DEMO_STORE_GLNS, demoData } from '../erp-simulator/data.js';
 import { freePort, startServiceProcess } from './helpers/process.js';
 import { codeIn, type SmtpReceiver, startSmtpReceiver } from './mail/smtp.js';
 import { type Client, type Message, open, TIMESTAMP, wsUrl } from './notifications/client.js';

@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SimRoute } from '../../src/upstream/simulator/faults.js';
+import type { SimRoute } from '../../erp-simulator/faults.js';
 import {
   CENTRAL_WAREHOUSE,
   DEMO_STORE_GLNS,
   type Fault,
   priceFor,
   stockFor,
-} from '../../src/upstream/simulator/server.js';
+} from '../../erp-simulator/server.js';
 import { PASSWORDS, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 
 let ctx: TestContext;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
+import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
 import { checkedOutCart, createCart, loginStaff } from '../controls/fixtures.js';
 import { createStore, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { type Client, connect, issueCode, open, refused, TIMESTAMP, wsUrl } from './client.js';

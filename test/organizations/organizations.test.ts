@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SimUser } from '../../src/upstream/simulator/data.js';
-import type { Fault } from '../../src/upstream/simulator/faults.js';
+import type { SimUser } from '../../erp-simulator/data.js';
+import type { Fault } from '../../erp-simulator/faults.js';
 import { PASSWORDS, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 
 let ctx: TestContext;

@@ -1,15 +1,15 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamClient, type UpstreamOptions } from '../../src/upstream/client.js';
-import { UpstreamFailure } from '../../src/upstream/errors.js';
-import type { Fault, SimRoute } from '../../src/upstream/simulator/faults.js';
+import type { Fault, SimRoute } from '../../erp-simulator/faults.js';
 import {
   DEMO_SERVICE_ACCOUNT,
   DEMO_STORE_GLNS,
   DEMO_USERS,
   type Simulator,
   startSimulator,
-} from '../../src/upstream/simulator/server.js';
+} from '../../erp-simulator/server.js';
+import { UpstreamClient, type UpstreamOptions } from '../../src/upstream/client.js';
+import { UpstreamFailure } from '../../src/upstream/errors.js';
 
 const PRODUCT = '10001234';
 const TIMEOUT_MS = 300;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { withCheckDigit } from '../../src/upstream/simulator/data.js';
+import { withCheckDigit } from '../../erp-simulator/data.js';
 import {
   DEMO_SERVICE_ACCOUNT,
   DEMO_STORE_GLNS,
@@ -7,7 +7,7 @@ import {
   demoData,
   type Simulator,
   startSimulator,
-} from '../../src/upstream/simulator/server.js';
+} from '../../erp-simulator/server.js';
 
 let sim: Simulator;
 
