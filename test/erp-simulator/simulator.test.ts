@@ -576,6 +576,25 @@ describe('faults', () => {
     expect(res.json).toEqual({ status: 'queued' });
   });
 
+  it('answer answers 200 with the given JSON, on the contract or not', async () => {
+    sim.inject('credit', { type: 'answer', body: { credit: 'yes' } });
+    const res = await call('GET', '/organizations/ORG-1001/credit', { token: anna });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.json).toEqual({ credit: 'yes' });
+    const missing = await call('POST', '/_sim/faults', {
+      body: { route: 'credit', fault: { type: 'answer' } },
+    });
+    expect(missing.status).toBe(400);
+    const set = await call('POST', '/_sim/faults', {
+      body: { route: 'credit', fault: { type: 'answer', body: null } },
+    });
+    expect(set.status).toBe(204);
+    const nullBody = await call('GET', '/organizations/ORG-1001/credit', { token: anna });
+    expect(nullBody.status).toBe(200);
+    expect(nullBody.text).toBe('null');
+  });
+
   it('consumes faults after `times`, in FIFO order', async () => {
     sim.inject('categories', { type: 'unavailable' }, 2);
     sim.inject('categories', { type: 'html500' });

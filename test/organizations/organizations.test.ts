@@ -330,9 +330,7 @@ describe('GET credit-check/{organization_id}/', () => {
   });
 
   it('is 502 when upstream answers without a boolean credit', async () => {
-    vi.spyOn(ctx.deps.upstream, 'credit').mockResolvedValueOnce({
-      credit: 'yes',
-    } as unknown as { credit: boolean });
+    ctx.sim.inject('credit', { type: 'answer', body: { credit: 'yes' } });
     const answer = await creditCheck(anna, 'ORG-1001', anna.upstreamToken);
     expect(answer.status).toBe(502);
     expect(answer.body.code).toBe('upstream_error');

@@ -105,6 +105,29 @@ describe('answers', () => {
     expect(await upstream.credit(caller, 'ORG-NOPE')).toBeNull();
   });
 
+  it('checks answers against the contract: one that does not fit is bad_response', async () => {
+    const upstream = client();
+    const caller = { token: annaToken };
+    const offContract: [SimRoute, () => Promise<unknown>][] = [
+      ['products.get', () => upstream.product(caller, PRODUCT)],
+      ['products.price', () => upstream.price(caller, PRODUCT)],
+      ['products.stock', () => upstream.stock(caller, PRODUCT, DEMO_STORE_GLNS[0])],
+      ['categories', () => upstream.categories(caller)],
+      ['credit', () => upstream.credit(caller, 'ORG-1001')],
+      ['shipments', () => upstream.shipments(caller, '+49 40 1234567')],
+    ];
+    for (const [route, read] of offContract) {
+      // A 200 with null is no 404: null is not the answer upstream-erp.md describes either.
+      for (const body of [{ unexpected: true }, null]) {
+        sim.inject(route, { type: 'answer', body });
+        const failure = await failureOf(read());
+        expect(failure.kind).toBe('bad_response');
+        expect(failure.route).toBe(route);
+        expect(failure.toApiError().statusCode).toBe(502);
+      }
+    }
+  });
+
   it('encodes path and query parts', async () => {
     const upstream = client();
     expect(await upstream.product({ token: annaToken }, 'a/b?c=d')).toBeNull();
