@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../erp-simulator/data.js';
 import { type Simulator, startSimulator } from '../erp-simulator/server.js';
@@ -14,7 +13,7 @@ import { freePort, type ServiceProcess, startServiceProcess } from './helpers/pr
  * every module the process loads.
  */
 
-const SIMULATOR_DIR = pathToFileURL(join(process.cwd(), 'erp-simulator/')).href;
+const SIMULATOR_DIR = new URL('../erp-simulator/', import.meta.url).href;
 const HOOK = './test/helpers/loaded-modules.mjs';
 const ANNA = DEMO_USERS.find((u) => u.username === 'anna')!;
 

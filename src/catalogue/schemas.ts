@@ -5,13 +5,7 @@ import { Type } from 'typebox';
  * the client. They are response schemas: Fastify's serializer writes only the fields listed
  * there, so whatever else upstream sends never reaches a client.
  */
-export {
-  Category,
-  CategoryTrees,
-  Product,
-  ProductPrice,
-  ProductStock,
-} from '../upstream/schemas.js';
+export { CategoryTrees, Product, ProductPrice, ProductStock } from '../upstream/schemas.js';
 
 export const ArticleParams = Type.Object({
   article_number: Type.String({ minLength: 1, maxLength: 64 }),
