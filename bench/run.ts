@@ -6,18 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { DEMO_SERVICE_ACCOUNT, DEMO_STORE_GLNS, DEMO_USERS } from '../erp-simulator/data.js';
+import { startSimulator } from '../erp-simulator/server.js';
 import { buildApp } from '../src/app.js';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/db/client.js';
 import { stores } from '../src/db/schema.js';
 import { UpstreamClient } from '../src/upstream/client.js';
-import {
-  DEMO_SERVICE_ACCOUNT,
-  DEMO_STORE_GLNS,
-  DEMO_USERS,
-} from '../src/upstream/simulator/data.js';
-import { startSimulator } from '../src/upstream/simulator/server.js';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);

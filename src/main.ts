@@ -20,7 +20,7 @@ async function main(): Promise<void> {
     },
   });
   if (service.simulator) {
-    const { DEMO_USERS } = await import('./upstream/simulator/data.js');
+    const { DEMO_USERS } = await import('../erp-simulator/data.js');
     service.app.log.info(
       { users: DEMO_USERS.map((u) => `${u.username} / ${u.password} (${u.role})`) },
       'demo upstream simulator running; demo logins',

@@ -1,5 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Logger, pino } from 'pino';
+// A type only: the simulator's code is loaded (below) only when UPSTREAM_URL is unset.
+import type { Simulator } from '../erp-simulator/server.js';
 import { buildApp } from './app.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
@@ -8,8 +10,6 @@ import { type Database, openDatabase } from './db/client.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import type { App, Deps } from './deps.js';
 import { UpstreamClient } from './upstream/client.js';
-import { DEMO_SERVICE_ACCOUNT } from './upstream/simulator/data.js';
-import { type Simulator, startSimulator } from './upstream/simulator/server.js';
 
 export interface Service {
   app: App;
@@ -70,6 +70,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     password: config.upstreamAdminPassword ?? '',
   };
   if (!upstreamUrl) {
+    // The simulator is no part of the service: a service with an ERP configured never loads it.
+    const { DEMO_SERVICE_ACCOUNT, startSimulator } = await import('../erp-simulator/server.js');
     simulator = await startSimulator();
     upstreamUrl = simulator.url;
     serviceAccount = DEMO_SERVICE_ACCOUNT;

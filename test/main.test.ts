@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../src/upstream/simulator/data.js';
-import { type Simulator, startSimulator } from '../src/upstream/simulator/server.js';
+import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../erp-simulator/data.js';
+import { type Simulator, startSimulator } from '../erp-simulator/server.js';
 import { freePort, startServiceProcess } from './helpers/process.js';
 
 let child: ChildProcess | undefined;

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_STORE_GLNS, demoData } from '../src/upstream/simulator/data.js';
+import { DEMO_STORE_GLNS, demoData } from '../erp-simulator/data.js';
 import { createPostgresDatabase } from './helpers/db.js';
 import { freePort, startServiceProcess } from './helpers/process.js';
 import { codeIn, type SmtpReceiver, startSmtpReceiver } from './mail/smtp.js';

@@ -4,7 +4,6 @@ import { formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { options, storeHours, stores, users } from '../db/schema.js';
 import { parseDuration } from '../stores/duration.js';
-import { DEMO_STORE_GLNS, DEMO_USERS } from '../upstream/simulator/data.js';
 
 /** A mistake of the person running the command: the message is one line. */
 export class AdminError extends Error {}
@@ -181,11 +180,12 @@ export async function setOption(
   return row.inserted ? 'created' : 'updated';
 }
 
-const DEMO_STORES = [
-  { gln: DEMO_STORE_GLNS[0], name: 'Trade store Hamburg-Harburg', cartsForRandomControl: 5 },
-  { gln: DEMO_STORE_GLNS[1], name: 'Trade store Bremen-Hemelingen', cartsForRandomControl: 0 },
+/** The demo stores, at the GLNs of the simulator's demo data. */
+const demoStores = (glns: readonly string[]) => [
+  { gln: glns[0], name: 'Trade store Hamburg-Harburg', cartsForRandomControl: 5 },
+  { gln: glns[1], name: 'Trade store Bremen-Hemelingen', cartsForRandomControl: 0 },
   // N = 1: every checkout here draws a random control, so the demo shows one.
-  { gln: DEMO_STORE_GLNS[2], name: 'Trade store Hannover-Linden', cartsForRandomControl: 1 },
+  { gln: glns[2], name: 'Trade store Hannover-Linden', cartsForRandomControl: 1 },
 ];
 
 /** Weekday 0 = Monday; null times mean closed. */
@@ -231,9 +231,11 @@ const DEMO_OPTIONS = [
  * missing: rows staff or admins changed since are left as they are.
  */
 export async function seedDemo(db: Db, nowMicros: number): Promise<void> {
+  // The demo data is the simulator's (erp-simulator/), loaded only when it is seeded.
+  const { DEMO_STORE_GLNS, DEMO_USERS } = await import('../../erp-simulator/data.js');
   const now = formatMicros(nowMicros);
   await db.transaction(async (tx) => {
-    for (const store of DEMO_STORES) {
+    for (const store of demoStores(DEMO_STORE_GLNS)) {
       await tx
         .insert(stores)
         .values({ ...store, activePeriodSeconds: 7200, created: now })

@@ -1,7 +1,6 @@
 import type { App } from '../deps.js';
 import { requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
-import { shapeCheck } from '../upstream/shape.js';
 import {
   ArticleParams,
   CategoryTrees,
@@ -23,11 +22,6 @@ const LIVE =
   'is 404. Upstream failures: 502 `upstream_error` (unusable answer, including one that ' +
   'does not fit this shape), 503 `upstream_unavailable`, 504 `upstream_timeout`.';
 
-const checkProduct = shapeCheck(Product, 'products.get');
-const checkPrice = shapeCheck(ProductPrice, 'products.price');
-const checkStock = shapeCheck(ProductStock, 'products.stock');
-const checkCategories = shapeCheck(CategoryTrees, 'categories');
-
 export default async function catalogueRoutes(app: App): Promise<void> {
   const { upstream } = app.deps;
 
@@ -47,7 +41,7 @@ export default async function catalogueRoutes(app: App): Promise<void> {
       const token = requireUpstreamToken(request);
       const product = await upstream.product({ token }, request.params.article_number);
       if (!product) throw errors.notFound();
-      return checkProduct(product);
+      return product;
     },
   );
 
@@ -67,7 +61,7 @@ export default async function catalogueRoutes(app: App): Promise<void> {
       const token = requireUpstreamToken(request);
       const price = await upstream.price({ token }, request.params.article_number);
       if (!price) throw errors.notFound();
-      return checkPrice(price);
+      return price;
     },
   );
 
@@ -90,7 +84,7 @@ export default async function catalogueRoutes(app: App): Promise<void> {
       const token = requireUpstreamToken(request);
       const stock = await upstream.stock({ token }, request.params.article_number, locationId);
       if (!stock) throw errors.notFound();
-      return checkStock(stock);
+      return stock;
     },
   );
 
@@ -112,8 +106,7 @@ export default async function catalogueRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const token = upstreamToken(request);
-      const trees = await upstream.categories(token ? { token } : 'service');
-      return checkCategories(trees);
+      return upstream.categories(token ? { token } : 'service');
     },
   );
 }

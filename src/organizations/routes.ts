@@ -3,7 +3,6 @@ import { currentUser, requireUpstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { isTrue } from '../http/query.js';
-import { shapeCheck } from '../upstream/shape.js';
 import {
   countOrganizations,
   isMember,
@@ -24,8 +23,6 @@ const FAVORITE_NOTE =
   'No body (an empty JSON body is accepted too); answers 200 with no body. Idempotent. ' +
   'An organization the user is not a member of, or an unknown one, is 404. Favourites are ' +
   "per user and survive a new login as long as upstream keeps the user's membership.";
-
-const checkCredit = shapeCheck(CreditAnswer, 'credit');
 
 export default async function organizationsRoutes(app: App): Promise<void> {
   const { database, upstream } = app.deps;
@@ -109,7 +106,7 @@ export default async function organizationsRoutes(app: App): Promise<void> {
       }
       const answer = await upstream.credit({ token }, organizationId);
       if (!answer) throw errors.notFound();
-      return { credit: checkCredit(answer).credit };
+      return { credit: answer.credit };
     },
   );
 }

@@ -1,5 +1,7 @@
 import { Pool, errors as undiciErrors } from 'undici';
 import { UpstreamFailure } from './errors.js';
+import * as schemas from './schemas.js';
+import { shapeCheck } from './shape.js';
 import type {
   Category,
   CreditAnswer,
@@ -38,6 +40,16 @@ const KINDS = {
 } as const satisfies Record<string, UpstreamKind>;
 
 type Route = keyof typeof KINDS;
+
+/** Answers checked against the contract before they are returned (unusable: `bad_response`). */
+const checks = {
+  product: shapeCheck(schemas.Product, 'products.get'),
+  price: shapeCheck(schemas.ProductPrice, 'products.price'),
+  stock: shapeCheck(schemas.ProductStock, 'products.stock'),
+  categories: shapeCheck(schemas.CategoryTrees, 'categories'),
+  credit: shapeCheck(schemas.CreditAnswer, 'credit'),
+  shipments: shapeCheck(schemas.Shipments, 'shipments'),
+};
 
 /** 32 in all, as many as the single pool had before calls were split by kind. */
 export const DEFAULT_CONNECTIONS: Readonly<Record<UpstreamKind, number>> = {
@@ -204,14 +216,15 @@ export class UpstreamClient {
     return answer.status === 204;
   }
 
-  // Catalogue and customers: null is upstream's 404.
+  // Catalogue and customers: null is upstream's 404; any other answer fits the contract.
 
   product(caller: Caller, articleNumber: string): Promise<Product | null> {
     return this.jsonOrNull(
       'products.get',
       `/products/${enc(articleNumber)}`,
       caller,
-    ) as Promise<Product | null>;
+      checks.product,
+    );
   }
 
   price(caller: Caller, articleNumber: string): Promise<ProductPrice | null> {
@@ -219,7 +232,8 @@ export class UpstreamClient {
       'products.price',
       `/products/${enc(articleNumber)}/price`,
       caller,
-    ) as Promise<ProductPrice | null>;
+      checks.price,
+    );
   }
 
   stock(caller: Caller, articleNumber: string, locationId: string): Promise<ProductStock | null> {
@@ -227,11 +241,12 @@ export class UpstreamClient {
       'products.stock',
       `/products/${enc(articleNumber)}/stock?location_id=${enc(locationId)}`,
       caller,
-    ) as Promise<ProductStock | null>;
+      checks.stock,
+    );
   }
 
   async categories(caller: Caller): Promise<Category[]> {
-    return (await this.json('categories', 'GET', '/categories', caller)) as Category[];
+    return checks.categories(await this.json('categories', 'GET', '/categories', caller));
   }
 
   credit(caller: Caller, organizationId: string): Promise<CreditAnswer | null> {
@@ -239,16 +254,14 @@ export class UpstreamClient {
       'credit',
       `/organizations/${enc(organizationId)}/credit`,
       caller,
-    ) as Promise<CreditAnswer | null>;
+      checks.credit,
+    );
   }
 
   async shipments(caller: Caller, telephone: string): Promise<Shipment[]> {
-    return (await this.json(
-      'shipments',
-      'GET',
-      `/shipments?telephone=${enc(telephone)}`,
-      caller,
-    )) as Shipment[];
+    return checks.shipments(
+      await this.json('shipments', 'GET', `/shipments?telephone=${enc(telephone)}`, caller),
+    );
   }
 
   // Orders
@@ -278,9 +291,15 @@ export class UpstreamClient {
     return (await this.call(route, method, path, caller, undefined, [200])).body;
   }
 
-  private async jsonOrNull(route: Route, path: string, caller: Caller): Promise<unknown | null> {
+  /** null on a 404; else the answer, checked. */
+  private async jsonOrNull<T>(
+    route: Route,
+    path: string,
+    caller: Caller,
+    check: (body: unknown) => T,
+  ): Promise<T | null> {
     const answer = await this.call(route, 'GET', path, caller, undefined, [200, 404]);
-    return answer.status === 404 ? null : answer.body;
+    return answer.status === 404 ? null : check(answer.body);
   }
 
   private async call(

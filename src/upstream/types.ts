@@ -1,4 +1,10 @@
-/** Shapes of upstream-erp.md, as the service reads them. */
+import type { Static } from 'typebox';
+import type * as schemas from './schemas.js';
+
+/**
+ * The contract of upstream-erp.md: the shapes the service sends and reads. The ERP simulator
+ * (erp-simulator/) implements the same types.
+ */
 export interface TokenPair {
   access_token: string;
   refresh_token: string;
@@ -41,11 +47,10 @@ export interface OrderAnswer {
   queued: boolean;
 }
 
-export type Product = Record<string, unknown>;
-export type ProductPrice = Record<string, unknown>;
-export type ProductStock = Record<string, unknown>;
-export type Category = Record<string, unknown>;
-export type Shipment = Record<string, unknown>;
-export interface CreditAnswer {
-  credit: boolean;
-}
+/** The answers the client checks against the schemas of ./schemas.ts before returning them. */
+export type Product = Static<typeof schemas.Product>;
+export type ProductPrice = Static<typeof schemas.ProductPrice>;
+export type ProductStock = Static<typeof schemas.ProductStock>;
+export type Category = Static<typeof schemas.Category>;
+export type Shipment = Static<typeof schemas.Shipment>;
+export type CreditAnswer = Static<typeof schemas.CreditAnswer>;

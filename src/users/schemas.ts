@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { Nullable } from '../http/schemas.js';
 import { MAX_PASSWORD, MIN_PASSWORD } from './restore.js';
 
 const NewPassword = Type.String({
@@ -15,19 +14,8 @@ export const ChangePasswordBody = Type.Object({
 
 export const ChangePasswordAnswer = Type.Object({ detail: Type.String() });
 
-export const Shipment = Type.Object({
-  RefNo: Type.String(),
-  YourRefNo: Type.String(),
-  SId: Type.String(),
-  SService: Type.String(),
-  SStatusTxt: Type.String(),
-  CSTrURL: Nullable(Type.String()),
-  PortalTrURL: Type.String({ description: 'Tracking link' }),
-  SKey: Type.String(),
-  SStatusDTime: Type.String({ description: '`YYYY-MM-DD HH:MM`' }),
-});
-
-export const Shipments = Type.Array(Shipment);
+/** Passed through as upstream answers them, checked by the client. */
+export { Shipment, Shipments } from '../upstream/schemas.js';
 
 const Username = Type.String({ minLength: 1, maxLength: 150 });
 

@@ -1,5 +1,6 @@
 import { asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
 import {
   AdminError,
   grantRole,
@@ -12,7 +13,6 @@ import {
 import type { Database, Db } from '../../src/db/client.js';
 import { options, storeHours, stores, users } from '../../src/db/schema.js';
 import { formatDuration, parseDuration } from '../../src/stores/duration.js';
-import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
 import { createTestDatabase } from '../helpers/db.js';
 
 const NOW = Date.parse('2026-03-02T09:00:00Z') * 1000;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
 import { carts, checkouts } from '../../src/db/schema.js';
-import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import {
   addItem,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO_SERVICE_ACCOUNT, DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
+import type { PlacedOrder } from '../../erp-simulator/server.js';
 import { staleAfterMicros } from '../../src/carts/checkout.js';
 import { formatMicros } from '../../src/clock.js';
 import { UpstreamFailure } from '../../src/upstream/errors.js';
-import { DEMO_SERVICE_ACCOUNT, DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
-import type { PlacedOrder } from '../../src/upstream/simulator/server.js';
 import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import {
   cartWith,

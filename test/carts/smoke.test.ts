@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
+import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
 import { checkout, createCart, createStore, postItem } from '../helpers/fixtures.js';
 

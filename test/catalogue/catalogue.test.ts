@@ -1,12 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SimRoute } from '../../src/upstream/simulator/faults.js';
+import type { SimRoute } from '../../erp-simulator/faults.js';
 import {
   CENTRAL_WAREHOUSE,
   DEMO_STORE_GLNS,
   type Fault,
   priceFor,
   stockFor,
-} from '../../src/upstream/simulator/server.js';
+} from '../../erp-simulator/server.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { addSimUser } from '../helpers/fixtures.js';
 
@@ -286,7 +286,7 @@ describe('GET products/{article_number}/price/', () => {
       ],
       margin: '42.00',
     };
-    vi.spyOn(ctx.deps.upstream, 'price').mockResolvedValueOnce(upstreamPrice);
+    ctx.sim.inject('products.price', { type: 'answer', body: upstreamPrice });
     const answer = await as(anna, `products/${PRODUCT}/price/`);
     expect(answer.status).toBe(200);
     expect(answer.text).toContain('"net_price":"12345678901234567890.123456789"');
@@ -298,9 +298,9 @@ describe('GET products/{article_number}/price/', () => {
   });
 
   it('is 502 when a decimal comes as a number (it would have passed through a float)', async () => {
-    vi.spyOn(ctx.deps.upstream, 'price').mockResolvedValueOnce({
-      ...priceFor(simProduct(PRODUCT), 1250),
-      net_price: 21.79,
+    ctx.sim.inject('products.price', {
+      type: 'answer',
+      body: { ...priceFor(simProduct(PRODUCT), 1250), net_price: 21.79 },
     });
     const answer = await as(anna, `products/${PRODUCT}/price/`);
     expect(answer.status).toBe(502);
@@ -383,18 +383,21 @@ describe('GET products/{article_number}/stock/', () => {
   });
 
   it('passes nulls and integers through and drops fields upstream adds', async () => {
-    vi.spyOn(ctx.deps.upstream, 'stock').mockResolvedValueOnce({
-      location_id: store,
-      availability_date: null,
-      availability_date_iso: '2026-03-05',
-      quantity: 0,
-      sub_availabilities: [{ anything: ['goes'] }],
-      order_multiple: 25,
-      stocked: false,
-      available_from_days: 0,
-      available_to_days: null,
-      availability: 'purple',
-      warehouse_secret: 'x',
+    ctx.sim.inject('products.stock', {
+      type: 'answer',
+      body: {
+        location_id: store,
+        availability_date: null,
+        availability_date_iso: '2026-03-05',
+        quantity: 0,
+        sub_availabilities: [{ anything: ['goes'] }],
+        order_multiple: 25,
+        stocked: false,
+        available_from_days: 0,
+        available_to_days: null,
+        availability: 'purple',
+        warehouse_secret: 'x',
+      },
     });
     const answer = await as(anna, `products/${PRODUCT}/stock/?location_id=${store}`);
     expect(answer.status).toBe(200);

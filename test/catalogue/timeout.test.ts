@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { SimRoute } from '../../src/upstream/simulator/faults.js';
-import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/server.js';
+import type { SimRoute } from '../../erp-simulator/faults.js';
+import { DEMO_STORE_GLNS } from '../../erp-simulator/server.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 
 // A short timeout of its own, so a slow upstream is met quickly.

@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SERVICE_ACCOUNT } from '../../erp-simulator/data.js';
+import { startSimulator } from '../../erp-simulator/server.js';
 import { loadConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { startService } from '../../src/service.js';
-import { DEMO_SERVICE_ACCOUNT } from '../../src/upstream/simulator/data.js';
-import { startSimulator } from '../../src/upstream/simulator/server.js';
 import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
 import { createCart } from '../helpers/fixtures.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
-import { DEMO_USERS } from '../../src/upstream/simulator/data.js';
+import { DEMO_USERS } from '../../erp-simulator/data.js';
 import { onPostgres } from '../helpers/db.js';
 import { freePort, startServiceProcess } from '../helpers/process.js';
 

@@ -1,4 +1,6 @@
 import { eq } from 'drizzle-orm';
+import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../../erp-simulator/data.js';
+import { type Simulator, startSimulator } from '../../erp-simulator/server.js';
 import { buildApp } from '../../src/app.js';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
@@ -6,8 +8,6 @@ import type { Database } from '../../src/db/client.js';
 import { users } from '../../src/db/schema.js';
 import type { App, Deps } from '../../src/deps.js';
 import { UpstreamClient } from '../../src/upstream/client.js';
-import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../../src/upstream/simulator/data.js';
-import { type Simulator, startSimulator } from '../../src/upstream/simulator/server.js';
 import { createTestDatabase } from './db.js';
 
 export interface Answer<T = any> {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
+import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { cartWith, checkedOutCart, createStore, loginStaff } from '../helpers/fixtures.js';
 import { type Client, connect, issueCode, open, refused, TIMESTAMP, wsUrl } from './client.js';

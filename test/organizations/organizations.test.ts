@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SimUser } from '../../src/upstream/simulator/data.js';
-import type { Fault } from '../../src/upstream/simulator/faults.js';
+import type { SimUser } from '../../erp-simulator/data.js';
+import type { Fault } from '../../erp-simulator/faults.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { addSimUser } from '../helpers/fixtures.js';
 
@@ -322,9 +322,7 @@ describe('GET credit-check/{organization_id}/', () => {
   });
 
   it('is 502 when upstream answers without a boolean credit', async () => {
-    vi.spyOn(ctx.deps.upstream, 'credit').mockResolvedValueOnce({
-      credit: 'yes',
-    } as unknown as { credit: boolean });
+    ctx.sim.inject('credit', { type: 'answer', body: { credit: 'yes' } });
     const answer = await creditCheck(anna, 'ORG-1001', anna.upstreamToken);
     expect(answer.status).toBe(502);
     expect(answer.body.code).toBe('upstream_error');

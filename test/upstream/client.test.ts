@@ -1,15 +1,15 @@
 import net from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { UpstreamClient, type UpstreamOptions } from '../../src/upstream/client.js';
-import { UpstreamFailure } from '../../src/upstream/errors.js';
-import type { Fault, SimRoute } from '../../src/upstream/simulator/faults.js';
+import type { Fault, SimRoute } from '../../erp-simulator/faults.js';
 import {
   DEMO_SERVICE_ACCOUNT,
   DEMO_STORE_GLNS,
   DEMO_USERS,
   type Simulator,
   startSimulator,
-} from '../../src/upstream/simulator/server.js';
+} from '../../erp-simulator/server.js';
+import { UpstreamClient, type UpstreamOptions } from '../../src/upstream/client.js';
+import { UpstreamFailure } from '../../src/upstream/errors.js';
 import { until } from '../helpers/wait.js';
 
 const PRODUCT = '10001234';
@@ -104,6 +104,29 @@ describe('answers', () => {
     expect(await upstream.price(caller, 'NO-SUCH-PART')).toBeNull();
     expect(await upstream.stock(caller, 'NO-SUCH-PART', DEMO_STORE_GLNS[0])).toBeNull();
     expect(await upstream.credit(caller, 'ORG-NOPE')).toBeNull();
+  });
+
+  it('checks answers against the contract: one that does not fit is bad_response', async () => {
+    const upstream = client();
+    const caller = { token: annaToken };
+    const offContract: [SimRoute, () => Promise<unknown>][] = [
+      ['products.get', () => upstream.product(caller, PRODUCT)],
+      ['products.price', () => upstream.price(caller, PRODUCT)],
+      ['products.stock', () => upstream.stock(caller, PRODUCT, DEMO_STORE_GLNS[0])],
+      ['categories', () => upstream.categories(caller)],
+      ['credit', () => upstream.credit(caller, 'ORG-1001')],
+      ['shipments', () => upstream.shipments(caller, '+49 40 1234567')],
+    ];
+    for (const [route, read] of offContract) {
+      // A 200 with null is no 404: null is not the answer upstream-erp.md describes either.
+      for (const body of [{ unexpected: true }, null]) {
+        sim.inject(route, { type: 'answer', body });
+        const failure = await failureOf(read());
+        expect(failure.kind).toBe('bad_response');
+        expect(failure.route).toBe(route);
+        expect(failure.toApiError().statusCode).toBe(502);
+      }
+    }
   });
 
   it('encodes path and query parts', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { DEMO_STORE_GLNS } from '../../src/upstream/simulator/data.js';
+import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
 import {
   type Answer,
   PASSWORDS,

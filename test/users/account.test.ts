@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { SimRoute } from '../../src/upstream/simulator/faults.js';
+import type { SimRoute } from '../../erp-simulator/faults.js';
 import { PASSWORDS, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { addSimUser } from '../helpers/fixtures.js';
 

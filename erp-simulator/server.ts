@@ -6,6 +6,14 @@
 import { randomBytes } from 'node:crypto';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type {
+  CreditAnswer,
+  OrderRequest,
+  ProductPrice,
+  ProductStock,
+  TokenPair,
+  UpstreamProfile,
+} from '../src/upstream/types.js';
 import {
   CENTRAL_WAREHOUSE,
   DEMO_SERVICE_ACCOUNT,
@@ -23,14 +31,11 @@ import {
 } from './faults.js';
 
 export {
-  type Category,
   CENTRAL_WAREHOUSE,
   DEMO_SERVICE_ACCOUNT,
   DEMO_STORE_GLNS,
   DEMO_USERS,
   demoData,
-  type Product,
-  type Shipment,
   type SimOrganization,
   type SimProduct,
   type SimUser,
@@ -38,27 +43,13 @@ export {
 } from './data.js';
 export type { Fault, SimRoute } from './faults.js';
 
-export interface OrderLine {
-  part_number: string;
-  quantity: number;
-}
-
-export interface OrderBody {
-  channel: 'store' | 'warehouse';
-  store_gln: string | null;
-  organization_id: string;
-  customer_order_number: string;
-  order_mark: string;
-  reference: string | null;
-  lines: OrderLine[];
-}
-
 export interface PlacedOrder {
   order_id: string;
   order_number: string;
   idempotency_key: string;
   status: 'placed' | 'queued';
-  body: OrderBody;
+  /** The order as upstream-erp.md has the service send it. */
+  body: OrderRequest;
   /** Username of the token that placed it. */
   placed_by: string;
   created: string;
@@ -163,7 +154,7 @@ function ratioBasisPoints(part: number, whole: number): number {
   return whole <= 0 ? 0 : Math.floor((part * 20000 + whole) / (2 * whole));
 }
 
-export function priceFor(p: SimProduct, discountBasisPoints: number) {
+export function priceFor(p: SimProduct, discountBasisPoints: number): ProductPrice {
   const { pricing } = p;
   const pre = pricing.list_cents;
   const sales = pricing.campaign_cents ?? pre;
@@ -211,7 +202,7 @@ export function availabilityLevel(quantity: number): 'green' | 'yellow' | 'red' 
   return quantity >= 10 ? 'green' : quantity >= 1 ? 'yellow' : 'red';
 }
 
-export function stockFor(p: SimProduct, locationId: string, now = new Date()) {
+export function stockFor(p: SimProduct, locationId: string, now = new Date()): ProductStock {
   const stockedAt = (id: string) => Object.hasOwn(p.stock, id);
   const quantityAt = (id: string) => (stockedAt(id) ? Math.max(0, Math.trunc(p.stock[id])) : 0);
   const stocked = stockedAt(locationId);
@@ -260,7 +251,7 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** The order body, or what is wrong with it. */
-export function validateOrder(body: unknown): OrderBody | string {
+export function validateOrder(body: unknown): OrderRequest | string {
   if (!isObject(body)) return 'body must be a JSON object';
   const { channel, store_gln, organization_id, customer_order_number, order_mark, reference } =
     body;
@@ -284,7 +275,7 @@ export function validateOrder(body: unknown): OrderBody | string {
   if (!Array.isArray(body.lines) || body.lines.length === 0) {
     return 'lines must be a non-empty array';
   }
-  const lines: OrderLine[] = [];
+  const lines: OrderRequest['lines'] = [];
   for (const [i, line] of body.lines.entries()) {
     if (!isObject(line)) return `lines[${i}] must be an object`;
     if (typeof line.part_number !== 'string' || line.part_number === '') {
@@ -333,10 +324,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const refresh = newToken();
     accessTokens.set(access, { username, expiresAt: Date.now() + ttlSeconds * 1000 });
     refreshTokens.set(refresh, { username, expiresAt: Date.now() + REFRESH_TTL_MS });
-    return {
-      status: 200,
-      body: { access_token: access, refresh_token: refresh, expires_in: ttlSeconds },
+    const pair: TokenPair = {
+      access_token: access,
+      refresh_token: refresh,
+      expires_in: ttlSeconds,
     };
+    return { status: 200, body: pair };
   }
 
   function authenticate(authorization: string | undefined): Principal | null {
@@ -354,7 +347,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     return user ? { username: user.username, service: false, user } : null;
   }
 
-  function profile(principal: Principal) {
+  function profile(principal: Principal): UpstreamProfile {
     const user = principal.user;
     if (!user) {
       return {
@@ -577,7 +570,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
         const org = data.organizations.find((o) => o.organization_id === params[0]);
         const membership = principal.user?.memberships.find((m) => m.organization_id === params[0]);
         if (!org || !membership) return notFound();
-        return { status: 200, body: { credit: org.has_unlimited_credit || membership.credit } };
+        const answer: CreditAnswer = { credit: org.has_unlimited_credit || membership.credit };
+        return { status: 200, body: answer };
       },
     },
     {

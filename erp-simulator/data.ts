@@ -1,33 +1,10 @@
 /**
  * Demo data of the ERP simulator: a trade-supply business (plumbing, electrical,
  * fasteners, tools). `demoData()` returns a fresh copy each call so tests can mutate it.
+ * Products, categories and shipments have the types of the contract the service reads
+ * (src/upstream/types.ts).
  */
-
-export interface Product {
-  id: string;
-  product_id: string;
-  article_number: string;
-  name: string;
-  description: string;
-  ean: string;
-  supply_group: string;
-  discontinued: boolean;
-  tradepoint: string;
-  product_slug: string;
-  variant_slug: string;
-  assortment_ids: string[];
-  campaign_ids: string[];
-  classifications: { id: string; name: string; slug: string }[];
-  assets: { asset_url: string; asset_type: string }[];
-  filter_tags: string[];
-  images: { asset_url: string; asset_type: string }[];
-  attributes: {
-    attribute_value: string;
-    attribute_name: string;
-    attribute_label: string;
-    sort: number;
-  }[];
-}
+import type { Category, Product, Shipment, UpstreamOrganization } from '../src/upstream/types.js';
 
 /** Prices are integer cents; the server formats them as decimal strings. */
 export interface SimPricing {
@@ -50,33 +27,8 @@ export interface SimProduct {
   stock: Record<string, number>;
 }
 
-export interface Category {
-  id: string;
-  name: string;
-  slug: string;
-  sort?: number;
-  children?: Category[];
-}
-
-export interface Shipment {
-  RefNo: string;
-  YourRefNo: string;
-  SId: string;
-  SService: string;
-  SStatusTxt: string;
-  CSTrURL: string | null;
-  PortalTrURL: string;
-  SKey: string;
-  SStatusDTime: string;
-}
-
-export interface SimOrganization {
-  organization_id: string;
-  code: string;
-  name: string;
-  parent_code: string;
-  has_unlimited_credit: boolean;
-}
+/** An organization as the simulator keeps it: whether its credit is unlimited is always known. */
+export type SimOrganization = Required<UpstreamOrganization>;
 
 export interface SimUser {
   username: string;

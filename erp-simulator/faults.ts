@@ -42,7 +42,9 @@ export type Fault =
   /** Held, unanswered, until the simulator's `release()` (or `POST /_sim/release`). */
   | { type: 'hang' }
   | { type: 'reset' }
-  | { type: 'unauthorized' };
+  | { type: 'unauthorized' }
+  /** 200 with this JSON body, whatever the contract says: an answer off the contract. */
+  | { type: 'answer'; body: unknown };
 
 const FAULT_TYPES = [
   'unavailable',
@@ -53,6 +55,7 @@ const FAULT_TYPES = [
   'hang',
   'reset',
   'unauthorized',
+  'answer',
 ];
 
 export class FaultSwitch {
@@ -82,15 +85,18 @@ export function parseFaultRequest(
   const { route, fault, times } = body as Record<string, unknown>;
   if (!SIM_ROUTES.includes(route as SimRoute)) return `route must be one of ${SIM_ROUTES}`;
   if (typeof fault !== 'object' || fault === null) return 'fault must be an object';
-  const { type, ms } = fault as Record<string, unknown>;
+  const { type, ms, body: answer } = fault as Record<string, unknown>;
   if (!FAULT_TYPES.includes(type as string)) return `fault.type must be one of ${FAULT_TYPES}`;
   if (type === 'delay' && !(Number.isInteger(ms) && (ms as number) >= 0)) {
     return 'fault.ms must be a non-negative integer';
   }
+  if (type === 'answer' && answer === undefined) return 'fault.body is required';
   if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 1)) {
     return 'times must be a positive integer';
   }
-  const parsed = (type === 'delay' ? { type, ms } : { type }) as Fault;
+  const parsed = (
+    type === 'delay' ? { type, ms } : type === 'answer' ? { type, body: answer } : { type }
+  ) as Fault;
   return { route: route as SimRoute, fault: parsed, times: (times as number | undefined) ?? 1 };
 }
 
@@ -119,6 +125,8 @@ export function faultAnswer(
       return { status: 200, contentType: json, body: '{"result": [{"id": "1", "name": "trunc' };
     case 'unauthorized':
       return { status: 401, contentType: json, body: JSON.stringify({ error: 'invalid_token' }) };
+    case 'answer':
+      return { status: 200, contentType: json, body: JSON.stringify(fault.body) };
     default:
       return null;
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { withCheckDigit } from '../../src/upstream/simulator/data.js';
+import { withCheckDigit } from '../../erp-simulator/data.js';
 import {
   DEMO_SERVICE_ACCOUNT,
   DEMO_STORE_GLNS,
@@ -7,7 +7,7 @@ import {
   demoData,
   type Simulator,
   startSimulator,
-} from '../../src/upstream/simulator/server.js';
+} from '../../erp-simulator/server.js';
 
 let sim: Simulator;
 
@@ -574,6 +574,25 @@ describe('faults', () => {
     const res = await call('GET', '/shipments?telephone=1', { token: anna });
     expect(res.status).toBe(202);
     expect(res.json).toEqual({ status: 'queued' });
+  });
+
+  it('answer answers 200 with the given JSON, on the contract or not', async () => {
+    sim.inject('credit', { type: 'answer', body: { credit: 'yes' } });
+    const res = await call('GET', '/organizations/ORG-1001/credit', { token: anna });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.json).toEqual({ credit: 'yes' });
+    const missing = await call('POST', '/_sim/faults', {
+      body: { route: 'credit', fault: { type: 'answer' } },
+    });
+    expect(missing.status).toBe(400);
+    const set = await call('POST', '/_sim/faults', {
+      body: { route: 'credit', fault: { type: 'answer', body: null } },
+    });
+    expect(set.status).toBe(204);
+    const nullBody = await call('GET', '/organizations/ORG-1001/credit', { token: anna });
+    expect(nullBody.status).toBe(200);
+    expect(nullBody.text).toBe('null');
   });
 
   it('consumes faults after `times`, in FIFO order', async () => {

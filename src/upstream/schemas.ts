@@ -1,0 +1,114 @@
+import { Type } from 'typebox';
+import { Nullable } from '../http/schemas.js';
+
+/**
+ * The answers of upstream-erp.md that the client checks (src/upstream/shape.ts) before it
+ * returns them: an answer that does not fit is a `bad_response` failure (502). The routes
+ * that pass an answer through use the same schema as their response schema (the catalogue,
+ * shipments): Fastify's serializer then writes only the fields listed here, so whatever else
+ * upstream sends never reaches a client.
+ */
+
+const Decimal = (description?: string) =>
+  Type.String({ description: description ?? 'Decimal amount as a string, e.g. "12.90"' });
+
+/** Arrays the contract does not describe further: passed through as upstream sends them. */
+const AnyArray = Type.Array(Type.Unknown());
+
+export const Product = Type.Object({
+  id: Type.String(),
+  product_id: Type.String(),
+  article_number: Type.String(),
+  name: Type.String(),
+  description: Type.String(),
+  ean: Type.String(),
+  supply_group: Type.String(),
+  discontinued: Type.Boolean(),
+  tradepoint: Type.String(),
+  product_slug: Type.String(),
+  variant_slug: Type.String(),
+  assortment_ids: Type.Array(Type.String()),
+  campaign_ids: AnyArray,
+  classifications: AnyArray,
+  assets: AnyArray,
+  filter_tags: Type.Array(Type.String()),
+  images: Type.Array(Type.Object({ asset_url: Type.String(), asset_type: Type.String() })),
+  attributes: Type.Array(
+    Type.Object({
+      attribute_value: Type.String(),
+      attribute_name: Type.String(),
+      attribute_label: Type.String(),
+      sort: Type.Integer(),
+    }),
+  ),
+});
+
+export const ProductPrice = Type.Object({
+  article_number: Type.String(),
+  net_price: Decimal(),
+  price_type: Type.String(),
+  sales_price: Decimal(),
+  customer_discount_price: Decimal(),
+  pre_campaign_price: Decimal(),
+  sales_price_unit: Type.String(),
+  ask_for_price: Type.Boolean(),
+  discounts: Type.Array(
+    Type.Object({
+      name: Type.String(),
+      type: Type.String(),
+      percentage: Decimal('Decimal percentage as a string, e.g. "12.50"'),
+      amount: Decimal(),
+    }),
+  ),
+  discount_amount: Decimal(),
+  discount_percentage: Decimal('Decimal percentage as a string, e.g. "12.50"'),
+  alloying_price: Decimal(),
+  alloying_unit: Type.String(),
+  alloying_amount: Decimal(),
+});
+
+export const ProductStock = Type.Object({
+  location_id: Type.String(),
+  availability_date: Nullable(Type.String()),
+  availability_date_iso: Nullable(Type.String()),
+  quantity: Type.Integer(),
+  sub_availabilities: AnyArray,
+  order_multiple: Type.Integer(),
+  stocked: Type.Boolean(),
+  available_from_days: Nullable(Type.Integer()),
+  available_to_days: Nullable(Type.Integer()),
+  availability: Type.String({ description: 'Colour-coded availability level' }),
+});
+
+/** A category tree node; leaves have no `children`. Recursive through `$ref`. */
+export const Category = Type.Cyclic(
+  {
+    CatalogueCategory: Type.Object({
+      id: Type.String(),
+      name: Type.String(),
+      slug: Type.String({ description: 'Path-like, levels separated by "/"' }),
+      sort: Type.Optional(Type.Integer()),
+      children: Type.Optional(Type.Array(Type.Ref('CatalogueCategory'))),
+    }),
+  },
+  'CatalogueCategory',
+);
+
+export const CategoryTrees = Type.Array(Category);
+
+export const Shipment = Type.Object({
+  RefNo: Type.String(),
+  YourRefNo: Type.String(),
+  SId: Type.String(),
+  SService: Type.String(),
+  SStatusTxt: Type.String(),
+  CSTrURL: Nullable(Type.String()),
+  PortalTrURL: Type.String({ description: 'Tracking link' }),
+  SKey: Type.String(),
+  SStatusDTime: Type.String({ description: '`YYYY-MM-DD HH:MM`' }),
+});
+
+export const Shipments = Type.Array(Shipment);
+
+/** The user's credit status in an organization. */
+export const CreditAnswer = Type.Object({ credit: Type.Boolean() });
