@@ -1,5 +1,5 @@
 import { type SQL, sql } from 'drizzle-orm';
-import type { PgTable } from 'drizzle-orm/pg-core';
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from './client.js';
 
 /**
@@ -16,4 +16,35 @@ export interface PageSource<T> {
 export async function countRows(db: Db, table: PgTable, where: SQL | undefined): Promise<number> {
   const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(table).where(where);
   return row.count;
+}
+
+/** What `tablePage` reads: the rows of one table, filtered and ordered, as records. */
+export interface TablePageOptions<Row, T> {
+  /** Unset: every row. */
+  where?: SQL;
+  /** Ends with a unique column, so that pages neither repeat nor skip a row. */
+  orderBy: (SQL | AnyPgColumn)[];
+  /** One page of rows as records: a batch, so it may read what they hold in one more query. */
+  records: (rows: Row[]) => T[] | Promise<T[]>;
+}
+
+/** The rows of `table` that match `where`, counted and read a page at a time in `orderBy`. */
+export function tablePage<Table extends PgTable, T>(
+  db: Db,
+  table: Table,
+  { where, orderBy, records }: TablePageOptions<Table['$inferSelect'], T>,
+): PageSource<T> {
+  return {
+    count: () => countRows(db, table, where),
+    rows: async (limit, offset) => {
+      const rows = await db
+        .select()
+        .from(table as PgTable)
+        .where(where)
+        .orderBy(...orderBy)
+        .limit(limit)
+        .offset(offset);
+      return records(rows as Table['$inferSelect'][]);
+    },
+  };
 }

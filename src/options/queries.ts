@@ -1,6 +1,6 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
-import { countRows, type PageSource } from '../db/pages.js';
+import { type PageSource, tablePage } from '../db/pages.js';
 import { options } from '../db/schema.js';
 import type { Option } from './schemas.js';
 
@@ -23,17 +23,9 @@ export function optionRecord(row: typeof options.$inferSelect): Option {
  */
 export function publicOptions(db: Db, name: string | undefined): PageSource<Option> {
   const where = and(eq(options.isPublic, true), name ? eq(options.name, name) : undefined);
-  return {
-    count: () => countRows(db, options, where),
-    rows: async (limit, offset) => {
-      const rows = await db
-        .select()
-        .from(options)
-        .where(where)
-        .orderBy(asc(options.name), asc(options.id))
-        .limit(limit)
-        .offset(offset);
-      return rows.map(optionRecord);
-    },
-  };
+  return tablePage(db, options, {
+    where,
+    orderBy: [asc(options.name), asc(options.id)],
+    records: (rows) => rows.map(optionRecord),
+  });
 }

@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { formatDbTimestamp } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { countRows, type PageSource } from '../db/pages.js';
+import { type PageSource, tablePage } from '../db/pages.js';
 import { shoppingListItems, shoppingLists } from '../db/schema.js';
 import { NotFound } from '../errors.js';
 import { isTrue, parseOrdering } from '../http/query.js';
@@ -64,19 +64,11 @@ export function userLists(
     '-created',
   );
   const direction = descending ? desc : asc;
-  return {
-    count: () => countRows(db, shoppingLists, where),
-    rows: async (limit, offset) => {
-      const rows = await db
-        .select()
-        .from(shoppingLists)
-        .where(where)
-        .orderBy(direction(ORDER_COLUMNS[key]), direction(shoppingLists.id))
-        .limit(limit)
-        .offset(offset);
-      return withItems(db, rows);
-    },
-  };
+  return tablePage(db, shoppingLists, {
+    where,
+    orderBy: [direction(ORDER_COLUMNS[key]), direction(shoppingLists.id)],
+    records: (rows) => withItems(db, rows),
+  });
 }
 
 /** The user's list in its full form; NotFound also for another user's list. */
@@ -127,19 +119,11 @@ export function userItems(
     itemOwnedBy(db, userId),
     listId === undefined ? undefined : eq(shoppingListItems.shoppingListId, listId),
   );
-  return {
-    count: () => countRows(db, shoppingListItems, where),
-    rows: async (limit, offset) => {
-      const rows = await db
-        .select()
-        .from(shoppingListItems)
-        .where(where)
-        .orderBy(asc(shoppingListItems.created), asc(shoppingListItems.id))
-        .limit(limit)
-        .offset(offset);
-      return rows.map(shoppingListItemRecord);
-    },
-  };
+  return tablePage(db, shoppingListItems, {
+    where,
+    orderBy: [asc(shoppingListItems.created), asc(shoppingListItems.id)],
+    records: (rows) => rows.map(shoppingListItemRecord),
+  });
 }
 
 /** An item of one of the user's lists; NotFound also for another user's item. */

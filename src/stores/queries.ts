@@ -1,7 +1,7 @@
 import { asc, eq } from 'drizzle-orm';
 import { formatDbTimestamp } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { countRows, type PageSource } from '../db/pages.js';
+import { type PageSource, tablePage } from '../db/pages.js';
 import { storeHours, stores } from '../db/schema.js';
 import { NotFound } from '../errors.js';
 import { formatDuration } from './duration.js';
@@ -22,18 +22,10 @@ export function storeRecord(row: StoreRow): Store {
 
 /** Every store, by name then id. */
 export function allStores(db: Db): PageSource<Store> {
-  return {
-    count: () => countRows(db, stores, undefined),
-    rows: async (limit, offset) => {
-      const rows = await db
-        .select()
-        .from(stores)
-        .orderBy(asc(stores.name), asc(stores.id))
-        .limit(limit)
-        .offset(offset);
-      return rows.map(storeRecord);
-    },
-  };
+  return tablePage(db, stores, {
+    orderBy: [asc(stores.name), asc(stores.id)],
+    records: (rows) => rows.map(storeRecord),
+  });
 }
 
 /** The store's row; NotFound('store') when the GLN is not a store of the service. */
