@@ -1,15 +1,17 @@
-import { eq } from 'drizzle-orm';
-import { users } from '../db/schema.js';
 import type { App } from '../deps.js';
-import { errors } from '../http/errors.js';
 import { usersContext } from '../users/context.js';
 import { limitBy } from '../users/throttle.js';
-import { LoginAnswer, LoginBody, RefreshAnswer, RefreshBody } from './schemas.js';
-import { TokenError } from './tokens.js';
-import { syncUser } from './users.js';
+import { logIn, refreshToken } from './logic.js';
+import {
+  LoginAnswerSchema,
+  LoginBodySchema,
+  RefreshAnswerSchema,
+  RefreshBodySchema,
+} from './schemas.js';
 
 export default async function authRoutes(app: App): Promise<void> {
   const { upstream, clock, database } = app.deps;
+  const { db } = database;
   const { throttle } = usersContext(app);
 
   app.post(
@@ -26,21 +28,13 @@ export default async function authRoutes(app: App): Promise<void> {
           'attempts per minute, fixed windows; every attempt counts): 429 ' +
           '`{"detail", "code": "throttled"}` with `Retry-After` in seconds.',
         security: [],
-        body: LoginBody,
-        response: { 200: LoginAnswer },
+        body: LoginBodySchema,
+        response: { 200: LoginAnswerSchema },
       },
     },
     async (request) => {
       const { username, password } = request.body;
-      const pair = await upstream.login(username, password);
-      if (!pair) throw errors.nonField('Unable to log in with provided credentials.');
-      const profile = await upstream.me(pair.access_token);
-      const userId = await syncUser(database.db, profile, clock.nowMicros());
-      return {
-        token: app.tokens.issue({ id: userId, username: profile.username }),
-        upstream_token: pair.access_token,
-        upstream_refresh_token: pair.refresh_token,
-      };
+      return logIn({ db, upstream, tokens: app.tokens, clock }, username, password);
     },
   );
 
@@ -58,28 +52,10 @@ export default async function authRoutes(app: App): Promise<void> {
           "no longer exists (`User doesn't exist.`), and one past `orig_iat + " +
           'JWT_REFRESH_WINDOW_SECONDS` (`Refresh has expired.`).',
         security: [],
-        body: RefreshBody,
-        response: { 200: RefreshAnswer },
+        body: RefreshBodySchema,
+        response: { 200: RefreshAnswerSchema },
       },
     },
-    async (request) => {
-      let token: string;
-      try {
-        token = await app.tokens.refresh(request.body.token, async (id) => {
-          const [user] = await database.db
-            .select({ id: users.id, username: users.username })
-            .from(users)
-            .where(eq(users.id, id));
-          return user;
-        });
-      } catch (error) {
-        if (error instanceof TokenError) throw errors.nonField(error.message);
-        throw error;
-      }
-      // djangorestframework-jwt's messages.
-      if (token === 'unknown_user') throw errors.nonField("User doesn't exist.");
-      if (token === 'window_passed') throw errors.nonField('Refresh has expired.');
-      return { token };
-    },
+    async (request) => ({ token: await refreshToken(db, app.tokens, request.body.token) }),
   );
 }

@@ -76,3 +76,15 @@ export async function ensureUser(db: Db, username: string, nowMicros: number): P
     .returning({ id: users.id });
   return row.id;
 }
+
+/** What a token names of its user (id and username), while the user exists. */
+export async function findTokenUser(
+  db: Db,
+  id: number,
+): Promise<{ id: number; username: string } | undefined> {
+  const [user] = await db
+    .select({ id: users.id, username: users.username })
+    .from(users)
+    .where(eq(users.id, id));
+  return user;
+}

@@ -1,8 +1,8 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
 import { Nullable } from '../http/schemas.js';
 
-export const Option = Type.Object({
+export const OptionSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   public_name: Type.String(),
@@ -12,8 +12,9 @@ export const Option = Type.Object({
   is_list: Type.Boolean(),
   is_public: Type.Boolean({ description: 'always true here: only public options are listed' }),
 });
+export type Option = Static<typeof OptionSchema>;
 
-export const OptionListQuery = Type.Object({
+export const OptionListQuerySchema = Type.Object({
   name: Type.Optional(Type.String({ description: 'exact name; empty means no filter' })),
   ...PageQuery,
 });

@@ -1,51 +1,11 @@
-import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { organizationRecord } from '../carts/queries.js';
 import type { Db } from '../db/client.js';
-import { memberships, organizations } from '../db/schema.js';
-
-/** The user's memberships, optionally only (non-)favourites. Staff see only theirs too. */
-export function membershipFilter(userId: number, favorite: boolean | undefined): SQL | undefined {
-  return and(
-    eq(memberships.userId, userId),
-    favorite === undefined ? undefined : eq(memberships.favorite, favorite),
-  );
-}
-
-export async function countOrganizations(db: Db, where: SQL | undefined): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(memberships)
-    .where(where);
-  return row.count;
-}
-
-/** One page, ordered by name then id (names repeat: the id keeps pages stable). */
-export async function listOrganizations(
-  db: Db,
-  where: SQL | undefined,
-  limit: number,
-  offset: number,
-) {
-  const rows = await db
-    .select({ organization: organizations })
-    .from(memberships)
-    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
-    .where(where)
-    .orderBy(asc(organizations.name), asc(organizations.id))
-    .limit(limit)
-    .offset(offset);
-  return rows.map((r) => organizationRecord(r.organization));
-}
-
-const organizationIdOf = (db: Db, organizationId: string) =>
-  db
-    .select({ id: organizations.id })
-    .from(organizations)
-    .where(eq(organizations.organizationId, organizationId));
+import { memberships } from '../db/schema.js';
+import { NotFound } from '../errors.js';
+import { isMember, membershipOf } from './queries.js';
 
 /**
- * Marks or unmarks a membership as favourite, in one statement. false when the user is not
- * a member of that organization (or it does not exist). Setting the same value again is
+ * Marks or unmarks a membership as favourite, in one statement. NotFound when the user is
+ * not a member of that organization (or it does not exist). Setting the same value again is
  * still a match: idempotent.
  */
 export async function setFavorite(
@@ -53,30 +13,20 @@ export async function setFavorite(
   userId: number,
   organizationId: string,
   favorite: boolean,
-): Promise<boolean> {
+): Promise<void> {
   const rows = await db
     .update(memberships)
     .set({ favorite })
-    .where(
-      and(
-        eq(memberships.userId, userId),
-        inArray(memberships.organizationId, organizationIdOf(db, organizationId)),
-      ),
-    )
+    .where(membershipOf(db, userId, organizationId))
     .returning({ userId: memberships.userId });
-  return rows.length > 0;
+  if (rows.length === 0) throw new NotFound('organization');
 }
 
-export async function isMember(db: Db, userId: number, organizationId: string): Promise<boolean> {
-  const rows = await db
-    .select({ userId: memberships.userId })
-    .from(memberships)
-    .where(
-      and(
-        eq(memberships.userId, userId),
-        inArray(memberships.organizationId, organizationIdOf(db, organizationId)),
-      ),
-    )
-    .limit(1);
-  return rows.length > 0;
+/** NotFound unless the user is a member of the organization (as far as this service knows). */
+export async function requireMembership(
+  db: Db,
+  userId: number,
+  organizationId: string,
+): Promise<void> {
+  if (!(await isMember(db, userId, organizationId))) throw new NotFound('organization');
 }

@@ -1,20 +1,15 @@
 import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
-import { Paged, pageOf, paginate } from '../http/pagination.js';
+import { pagedRoute } from '../http/pagination.js';
 import { isTrue } from '../http/query.js';
-import {
-  countOrganizations,
-  isMember,
-  listOrganizations,
-  membershipFilter,
-  setFavorite,
-} from './logic.js';
+import { requireMembership, setFavorite } from './logic.js';
+import { memberOrganizations } from './queries.js';
 import {
   CreditAnswer,
-  Organization,
-  OrganizationListQuery,
-  OrganizationParams,
+  OrganizationListQuerySchema,
+  OrganizationParamsSchema,
+  OrganizationSchema,
 } from './schemas.js';
 
 const tags = ['organizations'];
@@ -28,32 +23,20 @@ export default async function organizationsRoutes(app: App): Promise<void> {
   const { database, upstream } = app.deps;
   const { db } = database;
 
-  app.get(
-    '/organizations/',
-    {
-      schema: {
-        tags,
-        summary: 'The organizations the user is a member of',
-        description:
-          'Only the memberships of the authenticated user, staff and admins included ' +
-          '(memberships come from the upstream profile at login). Ordered by name, then id. ' +
-          '`favorites=True`: only favourites; `favorites=False`: only the others.',
-        querystring: OrganizationListQuery,
-        response: { 200: Paged(Organization) },
-      },
+  pagedRoute(app, '/organizations/', {
+    schema: {
+      tags,
+      summary: 'The organizations the user is a member of',
+      description:
+        'Only the memberships of the authenticated user, staff and admins included ' +
+        '(memberships come from the upstream profile at login). Ordered by name, then id. ' +
+        '`favorites=True`: only favourites; `favorites=False`: only the others.',
+      querystring: OrganizationListQuerySchema,
     },
-    async (request) => {
-      const user = currentUser(request);
-      const page = pageOf(request.query);
-      const where = membershipFilter(user.id, isTrue(request.query.favorites));
-      return paginate(
-        request,
-        page,
-        () => countOrganizations(db, where),
-        (limit, offset) => listOrganizations(db, where, limit, offset),
-      );
-    },
-  );
+    item: OrganizationSchema,
+    list: (request) =>
+      memberOrganizations(db, currentUser(request).id, isTrue(request.query.favorites)),
+  });
 
   for (const [action, favorite] of [
     ['favorite', true],
@@ -68,14 +51,11 @@ export default async function organizationsRoutes(app: App): Promise<void> {
             ? "Add an organization to the user's favourites"
             : "Remove an organization from the user's favourites",
           description: FAVORITE_NOTE,
-          params: OrganizationParams,
+          params: OrganizationParamsSchema,
         },
       },
       async (request, reply) => {
-        const user = currentUser(request);
-        if (!(await setFavorite(db, user.id, request.params.organization_id, favorite))) {
-          throw errors.notFound();
-        }
+        await setFavorite(db, currentUser(request).id, request.params.organization_id, favorite);
         return reply.code(200).send();
       },
     );
@@ -94,16 +74,14 @@ export default async function organizationsRoutes(app: App): Promise<void> {
           '`upstream_token_not_valid` when upstream refuses it). An organization the user is ' +
           'not a member of (locally) is 404 without asking upstream; 404 too when upstream ' +
           'does not know it. Upstream failures: 502, 503, 504.',
-        params: OrganizationParams,
+        params: OrganizationParamsSchema,
         response: { 200: CreditAnswer },
       },
     },
     async (request) => {
       const token = requireUpstreamToken(request);
       const organizationId = request.params.organization_id;
-      if (!(await isMember(db, currentUser(request).id, organizationId))) {
-        throw errors.notFound();
-      }
+      await requireMembership(db, currentUser(request).id, organizationId);
       const answer = await upstream.credit({ token }, organizationId);
       if (!answer) throw errors.notFound();
       return { credit: answer.credit };

@@ -1,15 +1,24 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
 import { BoolQuery } from '../http/query.js';
+import { Timestamp } from '../http/schemas.js';
 
-export { Organization } from '../carts/schemas.js';
+export const OrganizationSchema = Type.Object({
+  id: Type.Integer(),
+  code: Type.String(),
+  created: Timestamp,
+  name: Type.String(),
+  organization_id: Type.String(),
+  parent_code: Type.String(),
+});
+export type Organization = Static<typeof OrganizationSchema>;
 
-export const OrganizationListQuery = Type.Object({
+export const OrganizationListQuerySchema = Type.Object({
   favorites: Type.Optional(BoolQuery),
   ...PageQuery,
 });
 
-export const OrganizationParams = Type.Object({
+export const OrganizationParamsSchema = Type.Object({
   organization_id: Type.String({ minLength: 1, maxLength: 128 }),
 });
 

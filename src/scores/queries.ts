@@ -1,7 +1,8 @@
 import { and, asc, eq, gte, inArray, lt, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { carts, checkouts, memberships, organizations, users } from '../db/schema.js';
-import { errors } from '../http/errors.js';
+import { NotFound } from '../errors.js';
+import type { MonthlyScores, Ranking } from './schemas.js';
 import { type Month, WEEK_SECONDS } from './weeks.js';
 
 /** Shown at most; `me` and `count` still cover everyone. */
@@ -15,7 +16,12 @@ const inMonth = (month: Month) =>
   );
 
 /** One entry per week; null for weeks whose Monday 00:00 UTC is still ahead. */
-export async function weeklyScores(db: Db, userId: number, month: Month, nowMicros: number) {
+export async function weeklyScores(
+  db: Db,
+  userId: number,
+  month: Month,
+  nowMicros: number,
+): Promise<MonthlyScores> {
   const week = sql<number>`floor((extract(epoch from ${checkouts.created}) - ${month.weeks[0]}) / ${WEEK_SECONDS})::int`;
   const rows = await db
     .select({ week, score: sql`sum(${carts.totalQuantity})`.mapWith(Number) })
@@ -43,7 +49,7 @@ async function rankedOrganizations(db: Db, userId: number, organizationId?: stri
         organizationId === undefined ? undefined : eq(organizations.organizationId, organizationId),
       ),
     );
-  if (organizationId !== undefined && rows.length === 0) throw errors.notFound();
+  if (organizationId !== undefined && rows.length === 0) throw new NotFound('organization');
   return rows.map((r) => r.id);
 }
 
@@ -51,7 +57,12 @@ async function rankedOrganizations(db: Db, userId: number, organizationId?: stri
  * The caller and every member of the ranked organizations, by the month's checked-out
  * quantity; competition ranking (1, 2, 2, 4), ties in username order.
  */
-export async function ranking(db: Db, userId: number, month: Month, organizationId?: string) {
+export async function ranking(
+  db: Db,
+  userId: number,
+  month: Month,
+  organizationId?: string,
+): Promise<Ranking> {
   const orgIds = await rankedOrganizations(db, userId, organizationId);
   const members = db
     .select({ id: memberships.userId })

@@ -1,7 +1,12 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { RANKING_LIMIT, ranking, weeklyScores } from './queries.js';
-import { MonthlyScores, MonthQuery, Ranking, RankingQuery } from './schemas.js';
+import {
+  MonthlyScoresSchema,
+  MonthQuerySchema,
+  RankingQuerySchema,
+  RankingSchema,
+} from './schemas.js';
 import { parseMonth } from './weeks.js';
 
 const tags = ['ranking'];
@@ -29,8 +34,8 @@ export default async function scoresRoutes(app: App): Promise<void> {
           "month do not count); null for a week whose Monday 00:00 UTC hasn't come yet, 0 " +
           'for a started week with nothing. `month` 1-12 and `year` 1970-9999 are required; ' +
           `otherwise 400 on that field. ${SCREEN}`,
-        querystring: MonthQuery,
-        response: { 200: MonthlyScores },
+        querystring: MonthQuerySchema,
+        response: { 200: MonthlyScoresSchema },
       },
     },
     async (request) =>
@@ -52,8 +57,8 @@ export default async function scoresRoutes(app: App): Promise<void> {
           `included with 0. Not paged: \`results\` holds the first ${RANKING_LIMIT}, ` +
           "`count` says how many are ranked, and `me` is always the caller's own rank and " +
           `score. The same 400s as \`monthly-scores/\`. ${SCREEN}`,
-        querystring: RankingQuery,
-        response: { 200: Ranking },
+        querystring: RankingQuerySchema,
+        response: { 200: RankingSchema },
       },
     },
     async (request) =>

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { Nullable } from '../http/schemas.js';
 
 const IntegerText = (description: string) =>
@@ -8,13 +8,14 @@ const IntegerText = (description: string) =>
     description,
   });
 
-export const MonthQuery = Type.Object({
+export const MonthQuerySchema = Type.Object({
   month: IntegerText('1-12'),
   year: IntegerText('1970-9999'),
 });
+export type MonthQuery = Static<typeof MonthQuerySchema>;
 
-export const RankingQuery = Type.Object({
-  ...MonthQuery.properties,
+export const RankingQuerySchema = Type.Object({
+  ...MonthQuerySchema.properties,
   organization: Type.Optional(
     Type.String({
       minLength: 1,
@@ -24,18 +25,19 @@ export const RankingQuery = Type.Object({
   ),
 });
 
-export const MonthlyScores = Type.Array(
+export const MonthlyScoresSchema = Type.Array(
   Type.Object({
     week: Type.Integer({ description: 'From 0: the week holding the 1st of the month' }),
     score: Nullable(Type.Integer({ description: 'null: the week has not started yet' })),
   }),
 );
+export type MonthlyScores = Static<typeof MonthlyScoresSchema>;
 
-const Score = Type.Integer({
+const ScoreSchema = Type.Integer({
   description: 'Items checked out in the month: the sum of the weekly scores',
 });
 
-export const Ranking = Type.Object({
+export const RankingSchema = Type.Object({
   month: Type.Integer(),
   year: Type.Integer(),
   count: Type.Integer({ description: 'Users ranked (results holds at most 100 of them)' }),
@@ -48,11 +50,12 @@ export const Ranking = Type.Object({
         last_name: Type.String(),
         username: Type.String(),
       }),
-      score: Score,
+      score: ScoreSchema,
     }),
   ),
   me: Type.Object(
-    { rank: Type.Integer(), score: Score },
+    { rank: Type.Integer(), score: ScoreSchema },
     { description: "The caller's own place, also when outside the first 100" },
   ),
 });
+export type Ranking = Static<typeof RankingSchema>;

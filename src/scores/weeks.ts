@@ -1,5 +1,4 @@
-import type { Static } from 'typebox';
-import { errors, type FieldErrors } from '../http/errors.js';
+import { Invalid } from '../errors.js';
 import type { MonthQuery } from './schemas.js';
 
 const DAY_MS = 86_400_000;
@@ -31,7 +30,7 @@ export function monthOf(year: number, month: number): Month {
 }
 
 function bounded(
-  problems: FieldErrors,
+  problems: Record<string, string[]>,
   field: string,
   text: string,
   min: number,
@@ -44,10 +43,10 @@ function bounded(
 }
 
 /** `month` 1-12 and `year` 1970-9999 (the schema has already checked they are integers). */
-export function parseMonth(query: Static<typeof MonthQuery>): Month {
-  const problems: FieldErrors = {};
+export function parseMonth(query: MonthQuery): Month {
+  const problems: Record<string, string[]> = {};
   const month = bounded(problems, 'month', query.month, 1, 12);
   const year = bounded(problems, 'year', query.year, YEAR_MIN, YEAR_MAX);
-  if (Object.keys(problems).length > 0) throw errors.validation(problems);
+  if (Object.keys(problems).length > 0) throw new Invalid(problems);
   return monthOf(year, month);
 }

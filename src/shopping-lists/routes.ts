@@ -1,30 +1,18 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
-import { shoppingListItems } from '../db/schema.js';
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
-import { errors } from '../http/errors.js';
-import { Paged, pageOf, paginate } from '../http/pagination.js';
+import { pagedRoute } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
+import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from './logic.js';
+import { findItem, findList, userItems, userLists } from './queries.js';
 import {
-  cleanName,
-  createItem,
-  createList,
-  deleteItem,
-  deleteList,
-  itemOwnedBy,
-  updateItem,
-  updateList,
-} from './logic.js';
-import { countLists, findList, itemRecord, listFilter, listLists } from './queries.js';
-import {
-  ItemCreateBody,
-  ItemListQuery,
-  ItemUpdateBody,
-  ShoppingList,
-  ShoppingListCreateBody,
-  ShoppingListItem,
-  ShoppingListQuery,
-  ShoppingListUpdateBody,
+  ShoppingListCreateBodySchema,
+  ShoppingListItemCreateBodySchema,
+  ShoppingListItemQuerySchema,
+  ShoppingListItemSchema,
+  ShoppingListItemUpdateBodySchema,
+  ShoppingListQuerySchema,
+  ShoppingListSchema,
+  ShoppingListUpdateBodySchema,
 } from './schemas.js';
 
 const tags = ['shopping lists'];
@@ -38,33 +26,20 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
   const { database, clock } = app.deps;
   const { db } = database;
 
-  app.get(
-    '/shopping-lists/',
-    {
-      schema: {
-        tags,
-        summary: "The user's shopping lists, each with its items",
-        description:
-          `${PERSONAL} Newest first by default (\`ordering\`: \`created\`, \`name\`). ` +
-          '`to_ckeckin` (spelled so): `True` keeps the lists that have no cart and at least ' +
-          'one item (ready to be scanned into a cart); `False` keeps all the others. ' +
-          'The cart a list is linked to is not part of the representation.',
-        querystring: ShoppingListQuery,
-        response: { 200: Paged(ShoppingList) },
-      },
+  pagedRoute(app, '/shopping-lists/', {
+    schema: {
+      tags,
+      summary: "The user's shopping lists, each with its items",
+      description:
+        `${PERSONAL} Newest first by default (\`ordering\`: \`created\`, \`name\`). ` +
+        '`to_ckeckin` (spelled so): `True` keeps the lists that have no cart and at least ' +
+        'one item (ready to be scanned into a cart); `False` keeps all the others. ' +
+        'The cart a list is linked to is not part of the representation.',
+      querystring: ShoppingListQuerySchema,
     },
-    async (request) => {
-      const user = currentUser(request);
-      const page = pageOf(request.query);
-      const where = listFilter(user.id, request.query);
-      return paginate(
-        request,
-        page,
-        () => countLists(db, where),
-        (limit, offset) => listLists(db, where, request.query.ordering, limit, offset),
-      );
-    },
-  );
+    item: ShoppingListSchema,
+    list: (request) => userLists(db, currentUser(request).id, request.query),
+  });
 
   app.post(
     '/shopping-lists/',
@@ -75,13 +50,11 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         description:
           `Answers 201 with an empty body; the \`Location\` header holds the absolute URL of ` +
           `the new list (\`/api/v1/shopping-lists/{id}/\`), to GET it. ${NAMES}`,
-        body: ShoppingListCreateBody,
+        body: ShoppingListCreateBodySchema,
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      const name = cleanName(request.body.name);
-      const id = await createList(db, user.id, name, clock.nowMicros());
+      const id = await createList(db, currentUser(request).id, request.body, clock.nowMicros());
       const location = `${request.protocol}://${request.host}/api/v1/shopping-lists/${id}/`;
       return reply.code(201).header('Location', location).send();
     },
@@ -95,19 +68,17 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         summary: 'One shopping list with its items',
         description: PERSONAL,
         params: IdParams,
-        response: { 200: ShoppingList },
+        response: { 200: ShoppingListSchema },
       },
     },
-    async (request) => {
-      const list = await findList(db, currentUser(request).id, Number(request.params.id));
-      if (!list) throw errors.notFound();
-      return list;
-    },
+    async (request) => findList(db, currentUser(request).id, Number(request.params.id)),
   );
 
   app.patch(
     '/shopping-lists/:id/',
     {
+      // The cart is named in the body: a cart that is not the user's is a 400 on `cart`.
+      config: { references: { cart: 'cart' } },
       schema: {
         tags,
         summary: 'Rename a list, or link it to a cart (or unlink it with null)',
@@ -116,23 +87,12 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
           `A linked list no longer counts as \`to_ckeckin\`. Answers 200 with the list. ` +
           `${NAMES} ${PERSONAL}`,
         params: IdParams,
-        body: ShoppingListUpdateBody,
-        response: { 200: ShoppingList },
+        body: ShoppingListUpdateBodySchema,
+        response: { 200: ShoppingListSchema },
       },
     },
-    async (request) => {
-      const user = currentUser(request);
-      const id = Number(request.params.id);
-      const { name, cart } = request.body;
-      await updateList(db, user.id, id, {
-        name: name === undefined ? undefined : cleanName(name),
-        cart,
-      });
-      const list = await findList(db, user.id, id);
-      // Deleted between the change and the read: it is gone for the client too.
-      if (!list) throw errors.notFound();
-      return list;
-    },
+    async (request) =>
+      updateList(db, currentUser(request).id, Number(request.params.id), request.body),
   );
 
   app.delete(
@@ -151,54 +111,31 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
     },
   );
 
-  app.get(
-    '/shopping-list-items/',
-    {
-      schema: {
-        tags,
-        summary: "Items of the user's shopping lists, optionally of one list",
-        description:
-          'Oldest first. `shopping_list` filters by list id (a list that is not the ' +
-          "user's gives an empty page).",
-        querystring: ItemListQuery,
-        response: { 200: Paged(ShoppingListItem) },
-      },
+  pagedRoute(app, '/shopping-list-items/', {
+    schema: {
+      tags,
+      summary: "Items of the user's shopping lists, optionally of one list",
+      description:
+        'Oldest first. `shopping_list` filters by list id (a list that is not the ' +
+        "user's gives an empty page).",
+      querystring: ShoppingListItemQuerySchema,
     },
-    async (request) => {
-      const user = currentUser(request);
-      const page = pageOf(request.query);
+    item: ShoppingListItemSchema,
+    list: (request) => {
       const listId = request.query.shopping_list;
-      const where = and(
-        itemOwnedBy(db, user.id),
-        listId === undefined ? undefined : eq(shoppingListItems.shoppingListId, Number(listId)),
-      );
-      return paginate(
-        request,
-        page,
-        async () => {
-          const [{ count }] = await db
-            .select({ count: sql<number>`count(*)::int` })
-            .from(shoppingListItems)
-            .where(where);
-          return count;
-        },
-        async (limit, offset) => {
-          const rows = await db
-            .select()
-            .from(shoppingListItems)
-            .where(where)
-            .orderBy(asc(shoppingListItems.created), asc(shoppingListItems.id))
-            .limit(limit)
-            .offset(offset);
-          return rows.map(itemRecord);
-        },
+      return userItems(
+        db,
+        currentUser(request).id,
+        listId === undefined ? undefined : Number(listId),
       );
     },
-  );
+  });
 
   app.post(
     '/shopping-list-items/',
     {
+      // The list is named in the body: a list that is not the user's is a 400 on it.
+      config: { references: { shopping_list: 'shopping_list' } },
       schema: {
         tags,
         summary: 'Add an item to one of the user’s shopping lists',
@@ -206,25 +143,13 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
           'Answers 201 with the item. `quantity` is an integer from 1 to 1,000,000; ' +
           '`scanned` is optional (default false). Items with the same name are not merged. ' +
           `${NAMES} ${PERSONAL}`,
-        body: ItemCreateBody,
-        response: { 201: ShoppingListItem },
+        body: ShoppingListItemCreateBodySchema,
+        response: { 201: ShoppingListItemSchema },
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      const body = request.body;
-      const row = await createItem(
-        db,
-        user.id,
-        {
-          shoppingListId: body.shopping_list,
-          name: cleanName(body.name),
-          quantity: body.quantity,
-          scanned: body.scanned ?? false,
-        },
-        clock.nowMicros(),
-      );
-      return reply.code(201).send(itemRecord(row));
+      const item = await createItem(db, currentUser(request).id, request.body, clock.nowMicros());
+      return reply.code(201).send(item);
     },
   );
 
@@ -236,22 +161,10 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         summary: 'One shopping list item',
         description: PERSONAL,
         params: IdParams,
-        response: { 200: ShoppingListItem },
+        response: { 200: ShoppingListItemSchema },
       },
     },
-    async (request) => {
-      const [row] = await db
-        .select()
-        .from(shoppingListItems)
-        .where(
-          and(
-            eq(shoppingListItems.id, Number(request.params.id)),
-            itemOwnedBy(db, currentUser(request).id),
-          ),
-        );
-      if (!row) throw errors.notFound();
-      return itemRecord(row);
-    },
+    async (request) => findItem(db, currentUser(request).id, Number(request.params.id)),
   );
 
   app.patch(
@@ -264,19 +177,12 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
           'Answers 200 with the item. An item cannot be moved to another list ' +
           `(\`shopping_list\` is ignored here). ${NAMES} ${PERSONAL}`,
         params: IdParams,
-        body: ItemUpdateBody,
-        response: { 200: ShoppingListItem },
+        body: ShoppingListItemUpdateBodySchema,
+        response: { 200: ShoppingListItemSchema },
       },
     },
-    async (request) => {
-      const { name, quantity, scanned } = request.body;
-      const row = await updateItem(db, currentUser(request).id, Number(request.params.id), {
-        name: name === undefined ? undefined : cleanName(name),
-        quantity,
-        scanned,
-      });
-      return itemRecord(row);
-    },
+    async (request) =>
+      updateItem(db, currentUser(request).id, Number(request.params.id), request.body),
   );
 
   app.delete(

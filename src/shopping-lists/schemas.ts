@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
 import { BoolQuery, IntegerQuery, OrderingQuery } from '../http/query.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
@@ -7,61 +7,67 @@ export const MAX_NAME_LENGTH = 200;
 export const MAX_QUANTITY = 1_000_000;
 
 /** Trimmed before use; blank after trimming is refused like an empty string. */
-const Name = Type.String({
+const NameSchema = Type.String({
   minLength: 1,
   maxLength: MAX_NAME_LENGTH,
   description: `Non-empty after trimming, at most ${MAX_NAME_LENGTH} characters; stored trimmed`,
 });
-const Quantity = Type.Integer({ minimum: 1, maximum: MAX_QUANTITY });
+const QuantitySchema = Type.Integer({ minimum: 1, maximum: MAX_QUANTITY });
 
-export const ShoppingListItem = Type.Object({
+export const ShoppingListItemSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   quantity: Type.Integer(),
   scanned: Type.Boolean(),
   created: Timestamp,
 });
+export type ShoppingListItem = Static<typeof ShoppingListItemSchema>;
 
-export const ShoppingList = Type.Object({
+export const ShoppingListSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
-  items: Type.Array(ShoppingListItem, { description: 'oldest first' }),
+  items: Type.Array(ShoppingListItemSchema, { description: 'oldest first' }),
   created: Timestamp,
 });
+export type ShoppingList = Static<typeof ShoppingListSchema>;
 
 export const ORDERING_KEYS = ['created', 'name'] as const;
 
-export const ShoppingListQuery = Type.Object({
+export const ShoppingListQuerySchema = Type.Object({
   /** Spelled so by the interface. True: no cart and at least one item; False: the others. */
   to_ckeckin: Type.Optional(BoolQuery),
   ordering: Type.Optional(OrderingQuery(ORDERING_KEYS)),
   ...PageQuery,
 });
+export type ShoppingListQuery = Static<typeof ShoppingListQuerySchema>;
 
-export const ShoppingListCreateBody = Type.Object({ name: Name });
+export const ShoppingListCreateBodySchema = Type.Object({ name: NameSchema });
 
-export const ShoppingListUpdateBody = Type.Object({
-  name: Type.Optional(Name),
+export const ShoppingListUpdateBodySchema = Type.Object({
+  name: Type.Optional(NameSchema),
   cart: Type.Optional(
     Nullable(Type.Integer({ description: "id of one of the user's own carts; null unlinks" })),
   ),
 });
+export type ShoppingListUpdateBody = Static<typeof ShoppingListUpdateBodySchema>;
 
-export const ItemListQuery = Type.Object({
+export const ShoppingListItemQuerySchema = Type.Object({
   shopping_list: Type.Optional(IntegerQuery),
   ...PageQuery,
 });
 
-export const ItemCreateBody = Type.Object({
+export const ShoppingListItemCreateBodySchema = Type.Object({
   // Range checked in code: an impossible id reads "does not exist", like any unknown id.
   shopping_list: Type.Integer({ description: "id of one of the user's own lists" }),
-  name: Name,
-  quantity: Quantity,
+  name: NameSchema,
+  quantity: QuantitySchema,
   scanned: Type.Optional(Type.Boolean({ default: false })),
 });
+export type ShoppingListItemCreateBody = Static<typeof ShoppingListItemCreateBodySchema>;
 
-export const ItemUpdateBody = Type.Object({
-  name: Type.Optional(Name),
-  quantity: Type.Optional(Quantity),
+export const ShoppingListItemUpdateBodySchema = Type.Object({
+  name: Type.Optional(NameSchema),
+  quantity: Type.Optional(QuantitySchema),
   scanned: Type.Optional(Type.Boolean()),
 });
+export type ShoppingListItemUpdateBody = Static<typeof ShoppingListItemUpdateBodySchema>;

@@ -1,48 +1,17 @@
-import { asc, eq, sql } from 'drizzle-orm';
-import type { Static } from 'typebox';
-import { formatDbTimestamp } from '../clock.js';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.js';
 import { storeHours, stores } from '../db/schema.js';
-import { errors, type FieldErrors } from '../http/errors.js';
-import { formatDuration, parseDuration } from './duration.js';
-import { type StoreHour, type StoreHoursBody, type StoreUpdateBody, WEEKDAYS } from './schemas.js';
+import { Invalid, NotFound } from '../errors.js';
+import { parseDuration } from './duration.js';
+import { findStore, findStoreRow, storeRecord } from './queries.js';
+import { type Store, type StoreHoursBody, type StoreUpdateBody, WEEKDAYS } from './schemas.js';
 
-export function storeRecord(row: typeof stores.$inferSelect) {
-  return {
-    id: row.id,
-    gln: row.gln,
-    name: row.name,
-    active_period: formatDuration(row.activePeriodSeconds),
-    carts_for_random_control: row.cartsForRandomControl,
-    created: formatDbTimestamp(row.created) as string,
-  };
-}
-
-export async function countStores(db: Db): Promise<number> {
-  const [row] = await db.select({ count: sql<number>`count(*)::int` }).from(stores);
-  return row.count;
-}
-
-export async function listStores(db: Db, limit: number, offset: number) {
-  const rows = await db
-    .select()
-    .from(stores)
-    .orderBy(asc(stores.name), asc(stores.id))
-    .limit(limit)
-    .offset(offset);
-  return rows.map(storeRecord);
-}
-
-export async function findStore(db: Db, gln: string) {
-  const [row] = await db.select().from(stores).where(eq(stores.gln, gln));
-  if (!row) throw errors.notFound();
-  return row;
-}
+type Problems = Record<string, string[]>;
 
 /** Changes only the fields given; `gln` and `id` are not in the body schema, so ignored. */
-export async function updateStore(db: Db, gln: string, body: Static<typeof StoreUpdateBody>) {
+export async function updateStore(db: Db, gln: string, body: StoreUpdateBody): Promise<Store> {
   const changes: Partial<typeof stores.$inferInsert> = {};
-  const problems: FieldErrors = {};
+  const problems: Problems = {};
   if (body.active_period !== undefined) {
     const seconds = parseDuration(body.active_period);
     if (seconds === null) {
@@ -58,29 +27,11 @@ export async function updateStore(db: Db, gln: string, body: Static<typeof Store
   if (body.carts_for_random_control !== undefined) {
     changes.cartsForRandomControl = body.carts_for_random_control;
   }
-  if (Object.keys(problems).length > 0) throw errors.validation(problems);
-  if (Object.keys(changes).length === 0) return storeRecord(await findStore(db, gln));
+  if (Object.keys(problems).length > 0) throw new Invalid(problems);
+  if (Object.keys(changes).length === 0) return findStore(db, gln);
   const [row] = await db.update(stores).set(changes).where(eq(stores.gln, gln)).returning();
-  if (!row) throw errors.notFound();
+  if (!row) throw new NotFound('store');
   return storeRecord(row);
-}
-
-/** `HH:MM:SS` from the database's `time` text (which may carry fractions). */
-const timeText = (value: string | null) => (value === null ? null : value.slice(0, 8));
-
-/** Seven entries, Monday first; a weekday with no row is closed. */
-export async function storeHoursOf(db: Db, gln: string): Promise<Static<typeof StoreHour>[]> {
-  const store = await findStore(db, gln);
-  const rows = await db.select().from(storeHours).where(eq(storeHours.storeId, store.id));
-  const byDay = new Map(rows.map((r) => [r.weekday, r]));
-  return WEEKDAYS.map((weekday, index) => {
-    const row = byDay.get(index);
-    return {
-      weekday,
-      opening_time: timeText(row?.openingTime ?? null),
-      closing_time: timeText(row?.closingTime ?? null),
-    };
-  });
 }
 
 const seconds = (time: string) => {
@@ -92,9 +43,9 @@ const seconds = (time: string) => {
  * Errors per item as `"<index>.<field>"`, the keys src/http/validation.ts gives nested
  * schema errors, so a client reads one shape whichever check failed.
  */
-function checkHours(body: Static<typeof StoreHoursBody>): void {
-  if (body.length === 0) throw errors.nonField('This list may not be empty.');
-  const problems: FieldErrors = {};
+function checkHours(body: StoreHoursBody): void {
+  if (body.length === 0) throw Invalid.nonField('This list may not be empty.');
+  const problems: Problems = {};
   const seen = new Set<string>();
   body.forEach((entry, index) => {
     if (seen.has(entry.weekday)) {
@@ -111,16 +62,12 @@ function checkHours(body: Static<typeof StoreHoursBody>): void {
       problems[`${index}.closing_time`] = ['Closing time must be after opening time.'];
     }
   });
-  if (Object.keys(problems).length > 0) throw errors.validation(problems);
+  if (Object.keys(problems).length > 0) throw new Invalid(problems);
 }
 
 /** Upserts only the weekdays given, all or none. */
-export async function setStoreHours(
-  db: Db,
-  gln: string,
-  body: Static<typeof StoreHoursBody>,
-): Promise<void> {
-  const store = await findStore(db, gln);
+export async function setStoreHours(db: Db, gln: string, body: StoreHoursBody): Promise<void> {
+  const store = await findStoreRow(db, gln);
   checkHours(body);
   // One statement: every weekday given is written, or none.
   await db

@@ -1,23 +1,15 @@
-import { Type } from 'typebox';
 import type { App } from '../deps.js';
 import { errors } from '../http/errors.js';
-import { Paged, pageOf, paginate } from '../http/pagination.js';
+import { pagedRoute } from '../http/pagination.js';
+import { setStoreHours, updateStore } from './logic.js';
+import { allStores, findStore, storeHoursOf } from './queries.js';
 import {
-  countStores,
-  findStore,
-  listStores,
-  setStoreHours,
-  storeHoursOf,
-  storeRecord,
-  updateStore,
-} from './logic.js';
-import {
-  GlnParams,
-  Store,
-  StoreHour,
-  StoreHoursBody,
-  StoreListQuery,
-  StoreUpdateBody,
+  GlnParamsSchema,
+  StoreHoursBodySchema,
+  StoreHoursSchema,
+  StoreListQuerySchema,
+  StoreSchema,
+  StoreUpdateBodySchema,
 } from './schemas.js';
 
 const tags = ['stores'];
@@ -25,25 +17,15 @@ const tags = ['stores'];
 export default async function storesRoutes(app: App): Promise<void> {
   const { db } = app.deps.database;
 
-  app.get(
-    '/stores/',
-    {
-      schema: {
-        tags,
-        summary: 'List the stores, ordered by name then id',
-        querystring: StoreListQuery,
-        response: { 200: Paged(Store) },
-      },
+  pagedRoute(app, '/stores/', {
+    schema: {
+      tags,
+      summary: 'List the stores, ordered by name then id',
+      querystring: StoreListQuerySchema,
     },
-    async (request) => {
-      return paginate(
-        request,
-        pageOf(request.query),
-        () => countStores(db),
-        (limit, offset) => listStores(db, limit, offset),
-      );
-    },
-  );
+    item: StoreSchema,
+    list: () => allStores(db),
+  });
 
   app.get(
     '/stores/:gln/',
@@ -52,11 +34,11 @@ export default async function storesRoutes(app: App): Promise<void> {
         tags,
         summary: 'One store by GLN',
         description: 'A 404 means the GLN is not a store of the service (use it to check a GLN).',
-        params: GlnParams,
-        response: { 200: Store },
+        params: GlnParamsSchema,
+        response: { 200: StoreSchema },
       },
     },
-    async (request) => storeRecord(await findStore(db, request.params.gln)),
+    async (request) => findStore(db, request.params.gln),
   );
 
   app.patch(
@@ -71,9 +53,9 @@ export default async function storesRoutes(app: App): Promise<void> {
           'exceed 23), `name` (trimmed, not blank), `carts_for_random_control` (integer >= 0; ' +
           '0 disables random controls). `gln` and `id` cannot be changed and are ignored. ' +
           'Customers get 403.',
-        params: GlnParams,
-        body: StoreUpdateBody,
-        response: { 200: Store },
+        params: GlnParamsSchema,
+        body: StoreUpdateBodySchema,
+        response: { 200: StoreSchema },
       },
     },
     async (request) => updateStore(db, request.params.gln, request.body),
@@ -88,8 +70,8 @@ export default async function storesRoutes(app: App): Promise<void> {
         description:
           "Always seven entries `monday` … `sunday`. Times are `HH:MM:SS`, in the store's " +
           'local time; null for both means closed (also for a weekday never set).',
-        params: GlnParams,
-        response: { 200: Type.Array(StoreHour) },
+        params: GlnParamsSchema,
+        response: { 200: StoreHoursSchema },
       },
     },
     async (request) => storeHoursOf(db, request.params.gln),
@@ -112,8 +94,8 @@ export default async function storesRoutes(app: App): Promise<void> {
           'under `"<index>"`), e.g. ' +
           '`{"2.closing_time": ["Closing time must be after opening time."]}`. ' +
           'Customers get 403.',
-        params: GlnParams,
-        body: StoreHoursBody,
+        params: GlnParamsSchema,
+        body: StoreHoursBodySchema,
       },
       // No body at all reads as "not a list", not as "may not be null".
       preValidation: async (request) => {

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
 
@@ -15,7 +15,7 @@ export type Weekday = (typeof WEEKDAYS)[number];
 
 const MAX_INT = 2_147_483_647;
 
-export const Store = Type.Object({
+export const StoreSchema = Type.Object({
   id: Type.Integer(),
   gln: Type.String(),
   name: Type.String(),
@@ -28,30 +28,36 @@ export const Store = Type.Object({
   }),
   created: Timestamp,
 });
+export type Store = Static<typeof StoreSchema>;
 
-export const GlnParams = Type.Object({ gln: Type.String({ minLength: 1, maxLength: 64 }) });
+export const GlnParamsSchema = Type.Object({ gln: Type.String({ minLength: 1, maxLength: 64 }) });
 
-export const StoreListQuery = Type.Object({ ...PageQuery });
+export const StoreListQuerySchema = Type.Object({ ...PageQuery });
 
-export const StoreUpdateBody = Type.Object({
+export const StoreUpdateBodySchema = Type.Object({
   active_period: Type.Optional(
     Type.String({ description: '`HH:MM:SS` or `HH:MM`; hours may exceed 23' }),
   ),
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   carts_for_random_control: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_INT })),
 });
+export type StoreUpdateBody = Static<typeof StoreUpdateBodySchema>;
 
-export const StoreHour = Type.Object({
+export const StoreHourSchema = Type.Object({
   weekday: Type.Enum(WEEKDAYS, { description: '`monday` … `sunday`' }),
   opening_time: Nullable(Type.String({ examples: ['07:00:00'] })),
   closing_time: Nullable(Type.String({ examples: ['18:00:00'] })),
 });
+export type StoreHour = Static<typeof StoreHourSchema>;
+
+/** A store's week: seven entries, Monday first. */
+export const StoreHoursSchema = Type.Array(StoreHourSchema);
 
 /**
  * `HH:MM` or `HH:MM:SS`, or null (closed). OpenAPI 3.0 `nullable` (Ajv knows it) rather than
  * a union, so a bad value gets one message instead of one per branch.
  */
-const TimeInput = Type.Unsafe<string | null>({
+const TimeInputSchema = Type.Unsafe<string | null>({
   type: 'string',
   nullable: true,
   pattern: '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$',
@@ -60,11 +66,12 @@ const TimeInput = Type.Unsafe<string | null>({
   examples: ['07:00'],
 });
 
-export const StoreHoursBody = Type.Array(
+export const StoreHoursBodySchema = Type.Array(
   Type.Object({
     weekday: Type.Enum(WEEKDAYS, { description: '`monday` … `sunday`' }),
-    opening_time: TimeInput,
-    closing_time: TimeInput,
+    opening_time: TimeInputSchema,
+    closing_time: TimeInputSchema,
   }),
   { maxItems: WEEKDAYS.length },
 );
+export type StoreHoursBody = Static<typeof StoreHoursBodySchema>;

@@ -1,5 +1,5 @@
 import type { MailMessage } from '../mail/mailer.js';
-import { MAX_PASSWORD, MIN_PASSWORD } from './restore.js';
+import { MAX_PASSWORD, MIN_PASSWORD } from './schemas.js';
 
 export function escapeHtml(value: string): string {
   return value

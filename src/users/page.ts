@@ -5,8 +5,8 @@ import { ApiError, errors } from '../http/errors.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import { usersContext } from './context.js';
 import { donePage, errorPage, expiredPage, formPage } from './html.js';
-import { codeHash, isUsable, MAX_PASSWORD, MIN_PASSWORD, redeem } from './restore.js';
-import { CodeParams } from './schemas.js';
+import { codeHash, isUsable, redeem } from './restore.js';
+import { CodeParamsSchema, MAX_PASSWORD, MIN_PASSWORD } from './schemas.js';
 import { limitBy } from './throttle.js';
 
 const PAGE_HEADERS = {
@@ -63,7 +63,7 @@ export async function restorePageRoutes(app: App): Promise<void> {
       security: [],
       summary: 'Password-restore page (HTML form)',
       description: PAGE,
-      params: CodeParams,
+      params: CodeParamsSchema,
     },
   };
   const hashOf = (code: string) => codeHash(config.jwtSecret, 'link', code);

@@ -4,15 +4,21 @@ import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.j
 import { errors } from '../http/errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { usersContext } from './context.js';
-import { codeMail, linkMail } from './html.js';
-import { codeHash, issueCode, redeem } from './restore.js';
+import { changePassword } from './logic.js';
 import {
-  ChangePasswordAnswer,
-  ChangePasswordBody,
-  RequestCodeBody,
-  RequestLinkBody,
-  RestoreCodeBody,
-  RestoreLinkBody,
+  type RestoreDeps,
+  restoreWithCode,
+  restoreWithLink,
+  sendRestoreCode,
+  sendRestoreLinks,
+} from './restore.js';
+import {
+  ChangePasswordAnswerSchema,
+  ChangePasswordBodySchema,
+  RequestCodeBodySchema,
+  RequestLinkBodySchema,
+  RestoreCodeBodySchema,
+  RestoreLinkBodySchema,
   Shipments,
 } from './schemas.js';
 import { limitBy } from './throttle.js';
@@ -37,12 +43,14 @@ export default async function userRoutes(app: App): Promise<void> {
   const { upstream, clock, database, config } = app.deps;
   const { db } = database;
   const { mailer, throttle } = usersContext(app);
-  const issueOptions = () => ({
+  const restore: RestoreDeps = {
     db,
+    upstream,
+    mailer,
+    clock,
     secret: config.jwtSecret,
-    nowMicros: clock.nowMicros(),
     ttlSeconds: config.restoreCodeTtlSeconds,
-  });
+  };
 
   app.patch(
     '/users/me/change-password/',
@@ -57,22 +65,15 @@ export default async function userRoutes(app: App): Promise<void> {
           'user than the access token). A wrong current password is 400 on ' +
           '`password`; `new_password` takes 8 to 128 characters (400 on `new_password`). ' +
           'Success: 200 `{"detail": "Password changed."}`. Upstream failures: 502, 503, 504.',
-        body: ChangePasswordBody,
-        response: { 200: ChangePasswordAnswer },
+        body: ChangePasswordBodySchema,
+        response: { 200: ChangePasswordAnswerSchema },
       },
     },
     async (request) => {
       const user = currentUser(request);
       const token = requireUpstreamToken(request);
       await requireOwnToken(upstream, token, user.username);
-      const { password, new_password } = request.body;
-      const outcome = await upstream.changePassword(token, password, new_password);
-      if (outcome === 'wrong_password') {
-        throw errors.field('password', 'Your current password was entered incorrectly.');
-      }
-      if (outcome === 'new_password_refused') {
-        throw errors.field('new_password', 'The upstream system refused this password.');
-      }
+      await changePassword(upstream, token, request.body.password, request.body.new_password);
       return { detail: 'Password changed.' };
     },
   );
@@ -118,18 +119,11 @@ export default async function userRoutes(app: App): Promise<void> {
         security: [],
         summary: 'Password restore (variant A): e-mail a 6-digit code to the user',
         description: `Always 202, no body. ${NO_ENUMERATION} ${LIMITED} Counted per client address and per username.`,
-        body: RequestCodeBody,
+        body: RequestCodeBodySchema,
       },
     },
     async (request, reply) => {
-      const user = await upstream.findUser(request.body.username.trim());
-      if (user?.email) {
-        const code = await issueCode(issueOptions(), 'code', user.username);
-        mailer.enqueue(
-          codeMail(user.email, code, config.restoreCodeTtlSeconds),
-          'restore code e-mail',
-        );
-      }
+      await sendRestoreCode(restore, request.body.username);
       return reply.code(202).send();
     },
   );
@@ -148,15 +142,11 @@ export default async function userRoutes(app: App): Promise<void> {
           "every other unused code of the user. A wrong, expired or used code (or another user's) " +
           'is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 ' +
           `characters (400 on \`password\`). ${LIMITED} Counted per client address and per username.`,
-        body: RestoreCodeBody,
+        body: RestoreCodeBodySchema,
       },
     },
     async (request, reply) => {
-      const { username, password, code } = request.body;
-      const hash = codeHash(config.jwtSecret, 'code', code.trim(), username);
-      if (!(await redeem(db, upstream, hash, password, clock.nowMicros()))) {
-        throw errors.field('code', 'Invalid or expired code.');
-      }
+      await restoreWithCode(restore, request.body);
       return reply.code(202).send();
     },
   );
@@ -176,21 +166,16 @@ export default async function userRoutes(app: App): Promise<void> {
           'Without `PUBLIC_URL` the base is `http://HOST:PORT`, or, with `TRUST_PROXY`, the ' +
           `scheme and host the proxy forwarded. ${NO_ENUMERATION} ${LIMITED} Counted per client ` +
           'address and per e-mail address.',
-        body: RequestLinkBody,
+        body: RequestLinkBodySchema,
       },
     },
     async (request, reply) => {
-      const accounts = await upstream.findUsersByEmail(request.body.email.trim());
       const base = publicBase(app, request);
-      for (const account of Array.isArray(accounts) ? accounts : []) {
-        if (typeof account?.username !== 'string' || !account.email) continue;
-        const code = await issueCode(issueOptions(), 'link', account.username);
-        const link = `${base}/users/restore-password/${code}/`;
-        mailer.enqueue(
-          linkMail(account.email, link, config.restoreCodeTtlSeconds),
-          'restore link e-mail',
-        );
-      }
+      await sendRestoreLinks(
+        restore,
+        request.body.email,
+        (code) => `${base}/users/restore-password/${code}/`,
+      );
       return reply.code(201).send();
     },
   );
@@ -210,18 +195,11 @@ export default async function userRoutes(app: App): Promise<void> {
           'on `repeat_password`; the code is NOT spent then); `password` takes 8 to 128 ' +
           'characters. A wrong, expired or used code is 400 on `restore_password_code`. ' +
           `${LIMITED} Counted per client address.`,
-        body: RestoreLinkBody,
+        body: RestoreLinkBodySchema,
       },
     },
     async (request, reply) => {
-      const { password, repeat_password, restore_password_code } = request.body;
-      if (password !== repeat_password) {
-        throw errors.field('repeat_password', 'The two passwords do not match.');
-      }
-      const hash = codeHash(config.jwtSecret, 'link', restore_password_code.trim());
-      if (!(await redeem(db, upstream, hash, password, clock.nowMicros()))) {
-        throw errors.field('restore_password_code', 'Invalid or expired code.');
-      }
+      await restoreWithLink(restore, request.body);
       return reply.code(201).send();
     },
   );

@@ -1,33 +1,37 @@
-import { Type } from 'typebox';
-import { MAX_PASSWORD, MIN_PASSWORD } from './restore.js';
+import { type Static, Type } from 'typebox';
+import { Nullable } from '../http/schemas.js';
 
-const NewPassword = Type.String({
+export const MIN_PASSWORD = 8;
+export const MAX_PASSWORD = 128;
+
+const NewPasswordSchema = Type.String({
   minLength: MIN_PASSWORD,
   maxLength: MAX_PASSWORD,
   description: `${MIN_PASSWORD} to ${MAX_PASSWORD} characters`,
 });
 
-export const ChangePasswordBody = Type.Object({
+export const ChangePasswordBodySchema = Type.Object({
   password: Type.String({ minLength: 1, maxLength: 1024, description: 'The current password' }),
-  new_password: NewPassword,
+  new_password: NewPasswordSchema,
 });
 
-export const ChangePasswordAnswer = Type.Object({ detail: Type.String() });
+export const ChangePasswordAnswerSchema = Type.Object({ detail: Type.String() });
 
 /** Passed through as upstream answers them, checked by the client. */
 export { Shipment, Shipments } from '../upstream/schemas.js';
 
-const Username = Type.String({ minLength: 1, maxLength: 150 });
+const UsernameSchema = Type.String({ minLength: 1, maxLength: 150 });
 
-export const RequestCodeBody = Type.Object({ username: Username });
+export const RequestCodeBodySchema = Type.Object({ username: UsernameSchema });
 
-export const RestoreCodeBody = Type.Object({
-  username: Username,
-  password: NewPassword,
+export const RestoreCodeBodySchema = Type.Object({
+  username: UsernameSchema,
+  password: NewPasswordSchema,
   code: Type.String({ minLength: 1, maxLength: 64, description: 'The 6-digit code e-mailed' }),
 });
+export type RestoreCodeBody = Static<typeof RestoreCodeBodySchema>;
 
-export const RequestLinkBody = Type.Object({
+export const RequestLinkBodySchema = Type.Object({
   email: Type.String({
     minLength: 3,
     maxLength: 254,
@@ -36,8 +40,8 @@ export const RequestLinkBody = Type.Object({
   }),
 });
 
-export const RestoreLinkBody = Type.Object({
-  password: NewPassword,
+export const RestoreLinkBodySchema = Type.Object({
+  password: NewPasswordSchema,
   repeat_password: Type.String({ maxLength: 1024 }),
   restore_password_code: Type.String({
     minLength: 1,
@@ -45,5 +49,8 @@ export const RestoreLinkBody = Type.Object({
     description: 'The code from the e-mailed link `/users/restore-password/<code>/`',
   }),
 });
+export type RestoreLinkBody = Static<typeof RestoreLinkBodySchema>;
 
-export const CodeParams = Type.Object({ code: Type.String({ minLength: 1, maxLength: 200 }) });
+export const CodeParamsSchema = Type.Object({
+  code: Type.String({ minLength: 1, maxLength: 200 }),
+});
