@@ -8,8 +8,7 @@ import type { Caller } from '../upstream/client.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import type { OrderRequest } from '../upstream/types.js';
 import { checkoutRecord } from './queries.js';
-
-export type CheckoutRecord = ReturnType<typeof checkoutRecord>;
+import type { CheckoutRecord } from './schemas.js';
 
 /** Called after a checkout commits (random controls, notifications). */
 export type AfterCheckout = (

@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import { Type } from 'typebox';
-import { formatDbTimestamp, formatMicros } from '../clock.js';
+import { formatDbTimestamp, formatMicros, isoText } from '../clock.js';
 import { randomControlHook } from '../controls/random.js';
 import { carts, memberships, organizations, stores } from '../db/schema.js';
 import type { App } from '../deps.js';
@@ -9,19 +8,19 @@ import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
 import { notifyCheckedOut, notifyCheckoutFailed } from '../notifications/events.js';
-import { isoText } from './access.js';
 import { checkoutCart } from './checkout.js';
 import { cartFilter, countCarts, findCart, listCarts } from './queries.js';
 import {
-  CartCreateBody,
-  CartCreated,
-  CartListed,
-  CartListQuery,
-  CartStats,
-  CartStatsQuery,
-  CheckoutRecord,
-  TimeSeries,
-  TimeSeriesQuery,
+  CartCreateBodySchema,
+  CartCreatedSchema,
+  CartListedSchema,
+  CartListQuerySchema,
+  CartStatsQuerySchema,
+  CartStatsSchema,
+  CheckoutBodySchema,
+  CheckoutRecordSchema,
+  TimeSeriesQuerySchema,
+  TimeSeriesSchema,
 } from './schemas.js';
 
 const tags = ['carts'];
@@ -37,8 +36,8 @@ export default async function cartRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Create a cart (in a store, or with no store: the customer warehouse)',
-        body: CartCreateBody,
-        response: { 201: CartCreated },
+        body: CartCreateBodySchema,
+        response: { 201: CartCreatedSchema },
       },
     },
     async (request, reply) => {
@@ -99,8 +98,8 @@ export default async function cartRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'List the carts available to the user (staff: all carts)',
-        querystring: CartListQuery,
-        response: { 200: Paged(CartListed) },
+        querystring: CartListQuerySchema,
+        response: { 200: Paged(CartListedSchema) },
       },
     },
     async (request) => {
@@ -122,8 +121,8 @@ export default async function cartRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Total quantity and item lines of the filtered carts',
-        querystring: CartStatsQuery,
-        response: { 200: CartStats },
+        querystring: CartStatsQuerySchema,
+        response: { 200: CartStatsSchema },
       },
     },
     async (request) => {
@@ -146,8 +145,8 @@ export default async function cartRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Carts (or their item lines) per UTC month, day or hour of creation',
-        querystring: TimeSeriesQuery,
-        response: { 200: TimeSeries },
+        querystring: TimeSeriesQuerySchema,
+        response: { 200: TimeSeriesSchema },
       },
     },
     async (request) => {
@@ -179,7 +178,7 @@ export default async function cartRoutes(app: App): Promise<void> {
         tags,
         summary: 'One cart, in list form',
         params: IdParams,
-        response: { 200: CartListed },
+        response: { 200: CartListedSchema },
       },
     },
     async (request) => {
@@ -203,8 +202,8 @@ export default async function cartRoutes(app: App): Promise<void> {
           'checkout of the cart is in flight (retry). Upstream 503 JSON is passed through ' +
           'and flags the cart with `checkout_availability_error`.',
         params: IdParams,
-        body: Type.Optional(Type.Unknown()),
-        response: { 200: CheckoutRecord },
+        body: CheckoutBodySchema,
+        response: { 200: CheckoutRecordSchema },
       },
     },
     async (request) => {

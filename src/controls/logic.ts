@@ -5,22 +5,9 @@ import type { Db, Tx } from '../db/client.js';
 import { carts, controlCarts, controls, stores, users } from '../db/schema.js';
 import { type AuthUser, isStaff } from '../http/auth.js';
 import { errors, type FieldErrors } from '../http/errors.js';
+import type { Control, ControlCreateBody, ControlStatus } from './schemas.js';
 
 type ControlRow = typeof controls.$inferSelect;
-export type ControlStatus = ControlRow['status'];
-
-/** The create form: also the list and detail form. */
-export interface ControlRecord {
-  id: number;
-  created: string;
-  verified_at: string | null;
-  is_random: boolean;
-  status: ControlStatus;
-  user: number;
-  store: number;
-  carts: number[];
-  controller: number | null;
-}
 
 export interface NewControl {
   userId: number;
@@ -40,7 +27,7 @@ export async function insertControl(
   tx: Tx,
   control: NewControl,
   nowMicros: number,
-): Promise<ControlRecord | null> {
+): Promise<Control | null> {
   const now = formatMicros(nowMicros);
   const attach = activeAt(now);
   const cartRows = await tx
@@ -77,9 +64,9 @@ export async function insertControl(
 export async function createControl(
   db: Db,
   admin: { id: number },
-  body: { user: number; store: number; status: ControlStatus },
+  body: ControlCreateBody,
   nowMicros: number,
-): Promise<ControlRecord> {
+): Promise<Control> {
   return db.transaction(async (tx) => {
     const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, body.user));
     const [store] = await tx
@@ -163,7 +150,7 @@ export async function verifyControl(
 }
 
 /** Controls in the create form, with their cart ids in one more query. */
-export async function withCarts(db: Db, rows: ControlRow[]): Promise<ControlRecord[]> {
+export async function withCarts(db: Db, rows: ControlRow[]): Promise<Control[]> {
   const ids = rows.map((r) => r.id);
   const links =
     ids.length === 0
@@ -187,7 +174,7 @@ export function controlsVisibleTo(user: AuthUser): SQL | undefined {
   return isStaff(user) ? undefined : eq(controls.userId, user.id);
 }
 
-function controlRecord(row: ControlRow, cartIds: number[]): ControlRecord {
+function controlRecord(row: ControlRow, cartIds: number[]): Control {
   return {
     id: row.id,
     created: formatDbTimestamp(row.created) as string,

@@ -1,11 +1,13 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AfterCheckout, CheckoutRecord } from '../carts/checkout.js';
+import type { AfterCheckout } from '../carts/checkout.js';
+import type { CheckoutRecord } from '../carts/schemas.js';
 import type { Tx } from '../db/client.js';
 import { options, randomControlDraws, stores } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { notifyControlCreated } from '../notifications/events.js';
-import { type ControlRecord, insertControl } from './logic.js';
+import { insertControl } from './logic.js';
+import type { Control } from './schemas.js';
 
 export const CRITERION_OPTION = 'criteria_for_random_controls';
 type Criterion = 'carts' | 'users';
@@ -25,7 +27,7 @@ export async function drawRandomControl(
   deps: Deps,
   record: CheckoutRecord,
   cart: { userId: number; storeId: number | null },
-): Promise<ControlRecord | null> {
+): Promise<Control | null> {
   const { storeId, userId } = cart;
   if (storeId === null) return null;
   const nowMicros = deps.clock.nowMicros();
@@ -81,7 +83,7 @@ export async function afterCheckoutDraw(
   log: FastifyBaseLogger,
   record: CheckoutRecord,
   cart: { userId: number; storeId: number | null },
-): Promise<ControlRecord | null> {
+): Promise<Control | null> {
   try {
     const control = await drawRandomControl(deps, record, cart);
     if (control) await notifyControlCreated(deps, log, control);

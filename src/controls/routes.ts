@@ -9,11 +9,11 @@ import { IdParams } from '../http/schemas.js';
 import { notifyControlCreated, notifyControlVerified } from '../notifications/events.js';
 import { controlsVisibleTo, createControl, verifyControl, withCarts } from './logic.js';
 import {
-  Control,
-  ControlCreateBody,
-  ControlListQuery,
-  ControlUpdateBody,
-  ControlUpdated,
+  ControlCreateBodySchema,
+  ControlListQuerySchema,
+  ControlSchema,
+  ControlUpdateBodySchema,
+  ControlUpdatedSchema,
   type ORDERING_KEYS,
 } from './schemas.js';
 
@@ -36,8 +36,8 @@ export default async function controlsRoutes(app: App): Promise<void> {
           '`non_field_errors`. An unknown user or store is a 400 on that field. `controller` ' +
           'is the calling administrator; `verified_at` is null while pending and set when the ' +
           'control is created `verified`.',
-        body: ControlCreateBody,
-        response: { 201: Control },
+        body: ControlCreateBodySchema,
+        response: { 201: ControlSchema },
       },
     },
     async (request, reply) => {
@@ -64,8 +64,8 @@ export default async function controlsRoutes(app: App): Promise<void> {
           'control, or null) in place of `carts`, and no `store` or `controller`; ' +
           '`GET controls/{id}/` gives the full form.',
         params: IdParams,
-        body: ControlUpdateBody,
-        response: { 200: ControlUpdated },
+        body: ControlUpdateBodySchema,
+        response: { 200: ControlUpdatedSchema },
       },
     },
     async (request) => {
@@ -103,8 +103,8 @@ export default async function controlsRoutes(app: App): Promise<void> {
           "the user's first checkout in that store per UTC day is drawn on. A drawn control " +
           "is pending, `is_random: true`, `controller: null`, and holds the user's active " +
           'carts in that store.',
-        querystring: ControlListQuery,
-        response: { 200: Paged(Control) },
+        querystring: ControlListQuerySchema,
+        response: { 200: Paged(ControlSchema) },
       },
     },
     async (request) => {
@@ -156,7 +156,7 @@ export default async function controlsRoutes(app: App): Promise<void> {
         tags,
         summary: 'One control (customers: only their own)',
         params: IdParams,
-        response: { 200: Control },
+        response: { 200: ControlSchema },
       },
     },
     async (request) => {

@@ -1,6 +1,5 @@
 import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
 import { visibleTo } from '../carts/access.js';
-import { itemRecord } from '../carts/queries.js';
 import { carts, items } from '../db/schema.js';
 import type { App } from '../deps.js';
 import { Invalid } from '../errors.js';
@@ -8,7 +7,13 @@ import { currentUser } from '../http/auth.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
 import { addItem, deleteItem, setItemQuantity } from './logic.js';
-import { CartItem, ItemCreateBody, ItemListQuery, ItemUpdateBody } from './schemas.js';
+import { itemRecord } from './queries.js';
+import {
+  CartItemSchema,
+  ItemCreateBodySchema,
+  ItemListQuerySchema,
+  ItemUpdateBodySchema,
+} from './schemas.js';
 
 const tags = ['items'];
 
@@ -25,8 +30,8 @@ export default async function itemRoutes(app: App): Promise<void> {
         tags,
         summary: 'Add a line to a cart; the same part number merges into its line',
         description: 'Answers 201 with the line as it now stands (merged quantity included).',
-        body: ItemCreateBody,
-        response: { 201: CartItem },
+        body: ItemCreateBodySchema,
+        response: { 201: CartItemSchema },
       },
     },
     async (request, reply) => {
@@ -50,8 +55,8 @@ export default async function itemRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Lines of the carts available to the user, optionally of one cart',
-        querystring: ItemListQuery,
-        response: { 200: Paged(CartItem) },
+        querystring: ItemListQuerySchema,
+        response: { 200: Paged(CartItemSchema) },
       },
     },
     async (request) => {
@@ -94,8 +99,8 @@ export default async function itemRoutes(app: App): Promise<void> {
         tags,
         summary: "Change a line's quantity",
         params: IdParams,
-        body: ItemUpdateBody,
-        response: { 200: CartItem },
+        body: ItemUpdateBodySchema,
+        response: { 200: CartItemSchema },
       },
     },
     async (request) => {

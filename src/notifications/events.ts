@@ -1,8 +1,8 @@
 import { eq, or } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
-import type { CheckoutRecord } from '../carts/checkout.js';
+import type { CheckoutRecord } from '../carts/schemas.js';
 import { formatMicros } from '../clock.js';
-import type { ControlRecord } from '../controls/logic.js';
+import type { Control } from '../controls/schemas.js';
 import { users } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import { ApiError } from '../http/errors.js';
@@ -65,7 +65,7 @@ export function notifyCheckoutFailed(
 export async function notifyControlCreated(
   deps: Deps,
   log: FastifyBaseLogger,
-  control: ControlRecord,
+  control: Control,
 ): Promise<void> {
   try {
     const staff = await deps.database.db
@@ -78,10 +78,6 @@ export async function notifyControlCreated(
   }
 }
 
-export function notifyControlVerified(
-  deps: Deps,
-  log: FastifyBaseLogger,
-  control: ControlRecord,
-): void {
+export function notifyControlVerified(deps: Deps, log: FastifyBaseLogger, control: Control): void {
   emit(deps, log, [control.user], 'control.verified', { control });
 }

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, type SQL, sql } from 'drizzle-orm';
-import { organizationRecord } from '../carts/queries.js';
 import type { Db } from '../db/client.js';
 import { memberships, organizations } from '../db/schema.js';
+import { organizationRecord } from './queries.js';
 
 /** The user's memberships, optionally only (non-)favourites. Staff see only theirs too. */
 export function membershipFilter(userId: number, favorite: boolean | undefined): SQL | undefined {

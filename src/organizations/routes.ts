@@ -13,9 +13,9 @@ import {
 } from './logic.js';
 import {
   CreditAnswer,
-  Organization,
   OrganizationListQuery,
   OrganizationParams,
+  OrganizationSchema,
 } from './schemas.js';
 
 const tags = ['organizations'];
@@ -42,7 +42,7 @@ export default async function organizationsRoutes(app: App): Promise<void> {
           '(memberships come from the upstream profile at login). Ordered by name, then id. ' +
           '`favorites=True`: only favourites; `favorites=False`: only the others.',
         querystring: OrganizationListQuery,
-        response: { 200: Paged(Organization) },
+        response: { 200: Paged(OrganizationSchema) },
       },
     },
     async (request) => {
