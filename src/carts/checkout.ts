@@ -2,8 +2,9 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
 import { carts, checkouts, items, organizations, stores } from '../db/schema.js';
 import type { Deps } from '../deps.js';
+import { CheckoutInProgress, Invalid, NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
-import { ApiError, errors } from '../http/errors.js';
+import { ApiError } from '../http/errors.js';
 import type { Caller } from '../upstream/client.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import type { OrderRequest } from '../upstream/types.js';
@@ -63,11 +64,13 @@ export async function checkoutCart(
       // Only the owner checks a cart out (as only the owner changes its lines).
       .where(and(eq(carts.id, cartId), eq(carts.userId, user.id)))
       .for('update', { of: carts });
-    if (!cart) throw errors.notFound();
+    if (!cart) throw new NotFound('cart');
     const [done] = await tx.select().from(checkouts).where(eq(checkouts.cartId, cartId));
     if (done) return { record: checkoutRecord(done), cart, lines: [] };
-    if (cart.startedAt !== null && cart.fresh) throw errors.checkoutInProgress();
-    if (cart.itemsCount === 0) throw errors.nonField('A cart with no items cannot be checked out.');
+    if (cart.startedAt !== null && cart.fresh) throw new CheckoutInProgress();
+    if (cart.itemsCount === 0) {
+      throw Invalid.nonField('A cart with no items cannot be checked out.');
+    }
     await tx
       .update(carts)
       .set({ checkoutStartedAt: now, checkoutFrozen: true })

@@ -10,6 +10,7 @@ import {
   stores,
   users,
 } from '../db/schema.js';
+import { NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
 import { dateTimeQuery, isTrue, parseOrdering } from '../http/query.js';
 import { itemRecord } from '../items/queries.js';
@@ -83,10 +84,17 @@ export async function listCarts(
   return withItemsAndControls(db, rows);
 }
 
-/** One cart in list form, or undefined. */
-export async function findCart(db: Db, where: SQL | undefined) {
+/** One cart the user may see, in list form. */
+export async function getCart(
+  db: Db,
+  user: AuthUser,
+  cartId: number,
+  nowMicros: number,
+): Promise<CartListed> {
+  const where = and(cartFilter(user, {}, nowMicros), eq(carts.id, cartId));
   const rows = await selectCarts(db).where(where).limit(1);
   const [cart] = await withItemsAndControls(db, rows);
+  if (!cart) throw new NotFound('cart');
   return cart;
 }
 

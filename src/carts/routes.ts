@@ -1,15 +1,12 @@
-import { and, eq, sql } from 'drizzle-orm';
-import { formatDbTimestamp, formatMicros, isoText } from '../clock.js';
 import { randomControlHook } from '../controls/random.js';
-import { carts, memberships, organizations, stores } from '../db/schema.js';
 import type { App } from '../deps.js';
 import { currentUser, upstreamToken } from '../http/auth.js';
-import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
 import { notifyCheckedOut, notifyCheckoutFailed } from '../notifications/events.js';
 import { checkoutCart } from './checkout.js';
-import { cartFilter, countCarts, findCart, listCarts } from './queries.js';
+import { createCart } from './logic.js';
+import { cartFilter, countCarts, getCart, listCarts } from './queries.js';
 import {
   CartCreateBodySchema,
   CartCreatedSchema,
@@ -22,9 +19,9 @@ import {
   TimeSeriesQuerySchema,
   TimeSeriesSchema,
 } from './schemas.js';
+import { cartStats, cartTimeSeries } from './stats.js';
 
 const tags = ['carts'];
-const TRUNC_UNIT = { M: 'month', D: 'day', H: 'hour' } as const;
 
 export default async function cartRoutes(app: App): Promise<void> {
   const { database, clock } = app.deps;
@@ -41,54 +38,8 @@ export default async function cartRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const user = currentUser(request);
-      const body = request.body;
-      const fieldErrors: Record<string, string[]> = {};
-      let store: { id: number; gln: string } | undefined;
-      if (body.store != null) {
-        [store] = await db
-          .select({ id: stores.id, gln: stores.gln })
-          .from(stores)
-          .where(eq(stores.gln, body.store));
-        if (!store) fieldErrors.store = [`Object with gln=${body.store} does not exist.`];
-      }
-      // Only an organization the user is a member of can be used.
-      const [organization] = await db
-        .select({ id: organizations.id, organizationId: organizations.organizationId })
-        .from(organizations)
-        .innerJoin(memberships, eq(memberships.organizationId, organizations.id))
-        .where(
-          and(eq(organizations.organizationId, body.organization), eq(memberships.userId, user.id)),
-        );
-      if (!organization) {
-        fieldErrors.organization = [
-          `Object with organization_id=${body.organization} does not exist.`,
-        ];
-      }
-      if (Object.keys(fieldErrors).length > 0) throw errors.validation(fieldErrors);
-      const now = formatMicros(clock.nowMicros());
-      const [cart] = await db
-        .insert(carts)
-        .values({
-          userId: user.id,
-          organizationId: organization.id,
-          storeId: store?.id ?? null,
-          customerOrderNumber: body.customer_order_number,
-          orderMark: body.order_mark,
-          reference: body.reference === undefined ? user.reference : body.reference,
-          created: now,
-          lastActivity: now,
-        })
-        .returning();
-      return reply.code(201).send({
-        id: cart.id,
-        created: formatDbTimestamp(cart.created) as string,
-        customer_order_number: cart.customerOrderNumber,
-        order_mark: cart.orderMark,
-        organization: organization.organizationId,
-        reference: cart.reference,
-        store: store?.gln ?? null,
-      });
+      const cart = await createCart(db, currentUser(request), request.body, clock.nowMicros());
+      return reply.code(201).send(cart);
     },
   );
 
@@ -125,18 +76,7 @@ export default async function cartRoutes(app: App): Promise<void> {
         response: { 200: CartStatsSchema },
       },
     },
-    async (request) => {
-      const where = cartFilter(currentUser(request), request.query, clock.nowMicros());
-      const [row] = await db
-        .select({
-          total_quantity: sql<number>`coalesce(sum(${carts.totalQuantity}), 0)::int`,
-          total_items: sql<number>`coalesce(sum(${carts.itemsCount}), 0)::int`,
-        })
-        .from(carts)
-        .leftJoin(stores, eq(stores.id, carts.storeId))
-        .where(where);
-      return row;
-    },
+    async (request) => cartStats(db, currentUser(request), request.query, clock.nowMicros()),
   );
 
   app.get(
@@ -149,26 +89,7 @@ export default async function cartRoutes(app: App): Promise<void> {
         response: { 200: TimeSeriesSchema },
       },
     },
-    async (request) => {
-      const where = cartFilter(currentUser(request), request.query, clock.nowMicros());
-      const unit = TRUNC_UNIT[request.query.interval ?? 'D'];
-      // A literal, not a parameter: SELECT and GROUP BY must be the same expression.
-      const bucket = sql`date_trunc(${sql.raw(`'${unit}'`)}, ${carts.created} at time zone 'UTC')`;
-      const total =
-        request.query.aggregate === 'items'
-          ? sql`coalesce(sum(${carts.itemsCount}), 0)`
-          : sql`count(*)`;
-      return db
-        .select({
-          interval: isoText(sql`(${bucket}) at time zone 'UTC'`),
-          total: sql<number>`${total}::int`,
-        })
-        .from(carts)
-        .leftJoin(stores, eq(stores.id, carts.storeId))
-        .where(where)
-        .groupBy(bucket)
-        .orderBy(bucket);
-    },
+    async (request) => cartTimeSeries(db, currentUser(request), request.query, clock.nowMicros()),
   );
 
   app.get(
@@ -181,13 +102,8 @@ export default async function cartRoutes(app: App): Promise<void> {
         response: { 200: CartListedSchema },
       },
     },
-    async (request) => {
-      const user = currentUser(request);
-      const where = cartFilter(user, {}, clock.nowMicros());
-      const cart = await findCart(db, and(where, eq(carts.id, Number(request.params.id))));
-      if (!cart) throw errors.notFound();
-      return cart;
-    },
+    async (request) =>
+      getCart(db, currentUser(request), Number(request.params.id), clock.nowMicros()),
   );
 
   app.patch(

@@ -1,20 +1,16 @@
-import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
-import { controls } from '../db/schema.js';
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
-import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
-import { isTrue, parseOrdering } from '../http/query.js';
 import { IdParams } from '../http/schemas.js';
 import { notifyControlCreated, notifyControlVerified } from '../notifications/events.js';
-import { controlsVisibleTo, createControl, verifyControl, withCarts } from './logic.js';
+import { createControl, verifyControl } from './logic.js';
+import { controlFilter, countControls, getControl, listControls } from './queries.js';
 import {
   ControlCreateBodySchema,
   ControlListQuerySchema,
   ControlSchema,
   ControlUpdateBodySchema,
   ControlUpdatedSchema,
-  type ORDERING_KEYS,
 } from './schemas.js';
 
 const tags = ['controls'];
@@ -41,8 +37,12 @@ export default async function controlsRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      const admin = currentUser(request);
-      const control = await createControl(db, admin, request.body, clock.nowMicros());
+      const control = await createControl(
+        db,
+        currentUser(request),
+        request.body,
+        clock.nowMicros(),
+      );
       await notifyControlCreated(app.deps, request.log, control);
       return reply.code(201).send(control);
     },
@@ -68,24 +68,15 @@ export default async function controlsRoutes(app: App): Promise<void> {
         response: { 200: ControlUpdatedSchema },
       },
     },
-    async (request) => {
-      return verifyControl(
+    async (request) =>
+      verifyControl(
         db,
         Number(request.params.id),
         request.body.status,
         clock.nowMicros(),
-        async (id) => {
-          // Committed by now: a failure here is logged, never the answer.
-          try {
-            const rows = await db.select().from(controls).where(eq(controls.id, id));
-            const [control] = await withCarts(db, rows);
-            if (control) notifyControlVerified(app.deps, request.log, control);
-          } catch (error) {
-            request.log.error({ err: error, control: id }, 'control.verified notification failed');
-          }
-        },
-      );
-    },
+        // Committed by now: notifications never throw (a failure is logged).
+        (control) => notifyControlVerified(app.deps, request.log, control),
+      ),
   );
 
   app.get(
@@ -111,40 +102,12 @@ export default async function controlsRoutes(app: App): Promise<void> {
       const user = currentUser(request);
       const { query } = request;
       const page = pageOf(query);
-      const where: SQL | undefined = and(
-        controlsVisibleTo(user),
-        query.status === undefined ? undefined : eq(controls.status, query.status),
-        query.store === undefined ? undefined : eq(controls.storeId, Number(query.store)),
-        query.user === undefined ? undefined : eq(controls.userId, Number(query.user)),
-        query.is_random === undefined
-          ? undefined
-          : eq(controls.isRandom, !!isTrue(query.is_random)),
-      );
-      const { descending } = parseOrdering<(typeof ORDERING_KEYS)[number]>(
-        query.ordering,
-        '-created',
-      );
-      const direction = descending ? desc : asc;
+      const where = controlFilter(user, query);
       return paginate(
         request,
         page,
-        async () => {
-          const [{ count }] = await db
-            .select({ count: sql<number>`count(*)::int` })
-            .from(controls)
-            .where(where);
-          return count;
-        },
-        async (limit, offset) => {
-          const rows = await db
-            .select()
-            .from(controls)
-            .where(where)
-            .orderBy(direction(controls.created), direction(controls.id))
-            .limit(limit)
-            .offset(offset);
-          return withCarts(db, rows);
-        },
+        () => countControls(db, where),
+        (limit, offset) => listControls(db, where, query.ordering, limit, offset),
       );
     },
   );
@@ -159,15 +122,6 @@ export default async function controlsRoutes(app: App): Promise<void> {
         response: { 200: ControlSchema },
       },
     },
-    async (request) => {
-      const user = currentUser(request);
-      const rows = await db
-        .select()
-        .from(controls)
-        .where(and(controlsVisibleTo(user), eq(controls.id, Number(request.params.id))));
-      const [control] = await withCarts(db, rows);
-      if (!control) throw errors.notFound();
-      return control;
-    },
+    async (request) => getControl(db, currentUser(request), Number(request.params.id)),
   );
 }
