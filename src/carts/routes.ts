@@ -1,9 +1,7 @@
-import { randomControlHook } from '../controls/random.js';
 import type { App } from '../deps.js';
 import { currentUser, upstreamToken } from '../http/auth.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
-import { notifyCheckedOut, notifyCheckoutFailed } from '../notifications/events.js';
 import { checkoutCart } from './checkout.js';
 import { createCart } from './logic.js';
 import { cartFilter, countCarts, getCart, listCarts } from './queries.js';
@@ -24,7 +22,8 @@ import { cartStats, cartTimeSeries } from './stats.js';
 const tags = ['carts'];
 
 export default async function cartRoutes(app: App): Promise<void> {
-  const { database, clock } = app.deps;
+  const { deps, events } = app;
+  const { database, clock } = deps;
   const { db } = database;
 
   app.post(
@@ -109,6 +108,8 @@ export default async function cartRoutes(app: App): Promise<void> {
   app.patch(
     '/carts/:id/checkout/',
     {
+      // interface.md: upstream's own 503 JSON is passed through.
+      config: { passUpstream503: true },
       schema: {
         tags,
         summary: 'Check out: place the order upstream, exactly once',
@@ -123,26 +124,14 @@ export default async function cartRoutes(app: App): Promise<void> {
       },
     },
     async (request) => {
-      const user = currentUser(request);
       const token = upstreamToken(request);
-      const cartId = Number(request.params.id);
-      const draw = randomControlHook(app.deps, request.log);
-      try {
-        return await checkoutCart(
-          app.deps,
-          user,
-          cartId,
-          token ? { token } : 'service',
-          async (record, cart) => {
-            notifyCheckedOut(app.deps, request.log, cart.userId, record);
-            await draw(record, cart);
-          },
-        );
-      } catch (error) {
-        // Only the owner checks a cart out: the caller is the cart's user.
-        notifyCheckoutFailed(app.deps, request.log, user.id, cartId, error);
-        throw error;
-      }
+      return checkoutCart(
+        deps,
+        events.withLog(request.log),
+        currentUser(request),
+        Number(request.params.id),
+        token ? { token } : 'service',
+      );
     },
   );
 }

@@ -4,6 +4,7 @@ import { formatMicros } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import { carts, controlCarts, controls, stores, users } from '../db/schema.js';
 import { Invalid, NotFound } from '../errors.js';
+import type { AppPublisher } from '../events/app-events.js';
 import { controlRecord } from './queries.js';
 import type { Control, ControlCreateBody, ControlStatus, ControlUpdated } from './schemas.js';
 
@@ -58,14 +59,18 @@ export async function insertControl(
   return controlRecord(row, cartIds);
 }
 
-/** POST controls/: an admin controls the active carts of `user` in `store`. */
+/**
+ * POST controls/: an admin controls the active carts of `user` in `store`. Publishes
+ * `control.created` once it has committed.
+ */
 export async function createControl(
   db: Db,
+  events: AppPublisher,
   admin: { id: number },
   body: ControlCreateBody,
   nowMicros: number,
 ): Promise<Control> {
-  return db.transaction(async (tx) => {
+  const control = await db.transaction(async (tx) => {
     const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, body.user));
     const [store] = await tx
       .select({ id: stores.id })
@@ -89,19 +94,21 @@ export async function createControl(
     if (!created) throw Invalid.nonField('The user has no active cart in this store.');
     return created;
   });
+  await events.publish('control.created', { control });
+  return control;
 }
 
 /**
  * PATCH controls/{id}/: only pending → verified. Verifying a verified control changes
- * nothing (a retried request must not move `verified_at`). `afterVerified` runs after the
- * commit, only when this call made the change (notifications). Answers the update form.
+ * nothing (a retried request must not move `verified_at`). Publishes `control.verified`
+ * after the commit, only when this call made the change. Answers the update form.
  */
 export async function verifyControl(
   db: Db,
+  events: AppPublisher,
   id: number,
   target: ControlStatus,
   nowMicros: number,
-  afterVerified?: (control: Control) => Promise<void> | void,
 ): Promise<ControlUpdated> {
   const { control, changed } = await db.transaction(async (tx) => {
     const [row] = await tx.select().from(controls).where(eq(controls.id, id)).for('update');
@@ -127,7 +134,7 @@ export async function verifyControl(
     const cartIds = links.map((l) => l.cartId);
     return { control: controlRecord(current, cartIds), changed };
   });
-  if (changed) await afterVerified?.(control);
+  if (changed) await events.publish('control.verified', { control });
   const { id: controlId, created, verified_at, is_random, status, user } = control;
   return {
     id: controlId,

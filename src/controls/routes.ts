@@ -2,7 +2,6 @@ import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
-import { notifyControlCreated, notifyControlVerified } from '../notifications/events.js';
 import { createControl, verifyControl } from './logic.js';
 import { controlFilter, countControls, getControl, listControls } from './queries.js';
 import {
@@ -16,7 +15,8 @@ import {
 const tags = ['controls'];
 
 export default async function controlsRoutes(app: App): Promise<void> {
-  const { database, clock } = app.deps;
+  const { deps, events } = app;
+  const { database, clock } = deps;
   const { db } = database;
 
   app.post(
@@ -39,11 +39,11 @@ export default async function controlsRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const control = await createControl(
         db,
+        events.withLog(request.log),
         currentUser(request),
         request.body,
         clock.nowMicros(),
       );
-      await notifyControlCreated(app.deps, request.log, control);
       return reply.code(201).send(control);
     },
   );
@@ -71,11 +71,10 @@ export default async function controlsRoutes(app: App): Promise<void> {
     async (request) =>
       verifyControl(
         db,
+        events.withLog(request.log),
         Number(request.params.id),
         request.body.status,
         clock.nowMicros(),
-        // Committed by now: notifications never throw (a failure is logged).
-        (control) => notifyControlVerified(app.deps, request.log, control),
       ),
   );
 
