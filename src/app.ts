@@ -8,8 +8,11 @@ import authRoutes from './auth/routes.js';
 import { TokenService } from './auth/tokens.js';
 import cartRoutes from './carts/routes.js';
 import catalogueRoutes from './catalogue/routes.js';
+import { subscribeRandomControls } from './controls/random.js';
 import controlRoutes from './controls/routes.js';
 import type { App, Deps } from './deps.js';
+import type { AppEvents } from './events/app-events.js';
+import { EventBus } from './events/bus.js';
 import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { frameworkErrors, installConventions } from './http/conventions.js';
@@ -20,6 +23,7 @@ import itemRoutes from './items/routes.js';
 import { Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
 import notificationSocketRoutes from './notifications/socket.js';
+import { subscribeNotifications } from './notifications/subscribers.js';
 import optionRoutes from './options/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import scoreRoutes from './scores/routes.js';
@@ -105,6 +109,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   const { notifier } = deps;
   notifier.log ??= app.log;
   app.decorate('deps', deps);
+  // One bus per app (two apps may share deps). Subscribers run in this order: notifications
+  // first, so a client hears `cart.checked_out` before the `control.created` of its draw.
+  const events = new EventBus<AppEvents>(app.log);
+  subscribeNotifications(events, deps);
+  subscribeRandomControls(events, deps);
+  app.decorate('events', events);
   const tokens = new TokenService(
     config.jwtSecret,
     config.jwtTtlSeconds,

@@ -1,3 +1,5 @@
+import { type SQL, sql } from 'drizzle-orm';
+
 /**
  * Time is injected so tests are deterministic. Instants are microseconds since the epoch
  * (JS Date holds only milliseconds, and the contract keeps microseconds end to end).
@@ -72,4 +74,9 @@ export function formatDbTimestamp(value: string | null): string | null {
   const micros = parseTimestamp(value);
   if (Number.isNaN(micros)) throw new Error(`unreadable timestamp from database: ${value}`);
   return formatMicros(micros);
+}
+
+/** Timestamp text in the contract's form, made by the database (no driver differences). */
+export function isoText(column: SQL | unknown): SQL<string> {
+  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 }

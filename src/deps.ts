@@ -10,6 +10,7 @@ import type { TokenService } from './auth/tokens.js';
 import type { Clock } from './clock.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import type { AppEventBus } from './events/app-events.js';
 import type { Notifier } from './notifications/notifier.js';
 import type { UpstreamClient } from './upstream/client.js';
 
@@ -50,6 +51,8 @@ export type App = FastifyInstance<
 declare module 'fastify' {
   interface FastifyInstance {
     deps: Deps;
+    /** The app's event bus (src/events/): areas publish, others subscribe at start. */
+    events: AppEventBus;
     tokens: TokenService;
   }
 }

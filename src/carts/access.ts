@@ -15,8 +15,3 @@ export function activeAt(nowIso: string): SQL {
   return sql`(case when ${carts.storeId} is null then not ${carts.checkedOut}
     else ${carts.lastActivity} + make_interval(secs => ${stores.activePeriodSeconds}) > ${nowIso}::timestamptz end)`;
 }
-
-/** Timestamp text in the contract's form, made by the database (no driver differences). */
-export function isoText(column: SQL | unknown): SQL<string> {
-  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
-}

@@ -2,20 +2,14 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
 import { carts, checkouts, items, organizations, stores } from '../db/schema.js';
 import type { Deps } from '../deps.js';
+import { CheckoutInProgress, Invalid, NotFound } from '../errors.js';
+import type { AppPublisher } from '../events/app-events.js';
 import type { AuthUser } from '../http/auth.js';
-import { ApiError, errors } from '../http/errors.js';
 import type { Caller } from '../upstream/client.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import type { OrderRequest } from '../upstream/types.js';
 import { checkoutRecord } from './queries.js';
-
-export type CheckoutRecord = ReturnType<typeof checkoutRecord>;
-
-/** Called after a checkout commits (random controls, notifications). */
-export type AfterCheckout = (
-  record: CheckoutRecord,
-  cart: { userId: number; storeId: number | null },
-) => Promise<void>;
+import type { CheckoutRecord } from './schemas.js';
 
 /**
  * Exactly-once checkout (conventions.md).
@@ -26,13 +20,18 @@ export type AfterCheckout = (
  *    after a crash or a lost answer cannot place a second order.
  * 3. A second transaction stores the record. If the process dies before it, the claim goes
  *    stale and the next attempt repeats the same request and gets upstream's first answer.
+ *
+ * After the record commits, `cart.checked_out` is published (the random-control draw and
+ * the notification subscribe to it); after an attempt failed upstream and its claim was
+ * released, `cart.checkout_failed`, and the UpstreamFailure is thrown on (upstream's own
+ * 503 JSON is in it: the route passes it through). Both resolve once every subscriber ran.
  */
 export async function checkoutCart(
   deps: Deps,
+  events: AppPublisher,
   user: AuthUser,
   cartId: number,
   caller: Caller,
-  afterCheckout?: AfterCheckout,
 ): Promise<CheckoutRecord> {
   const { db } = deps.database;
   const now = formatMicros(deps.clock.nowMicros());
@@ -64,11 +63,13 @@ export async function checkoutCart(
       // Only the owner checks a cart out (as only the owner changes its lines).
       .where(and(eq(carts.id, cartId), eq(carts.userId, user.id)))
       .for('update', { of: carts });
-    if (!cart) throw errors.notFound();
+    if (!cart) throw new NotFound('cart');
     const [done] = await tx.select().from(checkouts).where(eq(checkouts.cartId, cartId));
     if (done) return { record: checkoutRecord(done), cart, lines: [] };
-    if (cart.startedAt !== null && cart.fresh) throw errors.checkoutInProgress();
-    if (cart.itemsCount === 0) throw errors.nonField('A cart with no items cannot be checked out.');
+    if (cart.startedAt !== null && cart.fresh) throw new CheckoutInProgress();
+    if (cart.itemsCount === 0) {
+      throw Invalid.nonField('A cart with no items cannot be checked out.');
+    }
     await tx
       .update(carts)
       .set({ checkoutStartedAt: now, checkoutFrozen: true })
@@ -101,14 +102,11 @@ export async function checkoutCart(
     answer = await deps.upstream.placeOrder(caller, key, order);
   } catch (error) {
     await releaseClaim(deps, cartId, error, cart.frozen);
-    if (
-      error instanceof UpstreamFailure &&
-      error.kind === 'unavailable' &&
-      typeof error.body === 'object' &&
-      error.body !== null
-    ) {
-      // interface.md: upstream's own 503 JSON is passed through.
-      throw new ApiError(503, error.body as Record<string, unknown>);
+    if (error instanceof UpstreamFailure) {
+      await events.publish('cart.checkout_failed', {
+        cart: { id: cartId, userId: cart.userId },
+        failure: error,
+      });
     }
     throw error;
   }
@@ -133,7 +131,10 @@ export async function checkoutCart(
     const [row] = await tx.select().from(checkouts).where(eq(checkouts.cartId, cartId));
     return checkoutRecord(row!);
   });
-  await afterCheckout?.(record, { userId: cart.userId, storeId: cart.storeId });
+  await events.publish('cart.checked_out', {
+    checkout: record,
+    cart: { id: cartId, userId: cart.userId, storeId: cart.storeId },
+  });
   return record;
 }
 

@@ -1,5 +1,4 @@
 import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import type { Static } from 'typebox';
 import { formatDbTimestamp, formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import {
@@ -11,15 +10,16 @@ import {
   stores,
   users,
 } from '../db/schema.js';
+import { NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
 import { dateTimeQuery, isTrue, parseOrdering } from '../http/query.js';
+import { itemRecord } from '../items/queries.js';
+import { organizationRecord } from '../organizations/queries.js';
 import { activeAt, visibleTo } from './access.js';
-import type { CartListed, CartStatsQuery, ORDERING_KEYS } from './schemas.js';
-
-type Filters = Static<typeof CartStatsQuery>;
+import type { CartFilters, CartListed, CheckoutRecord, ORDERING_KEYS } from './schemas.js';
 
 /** The WHERE of the cart list, stats and time series (carts ⟕ stores). */
-export function cartFilter(user: AuthUser, query: Filters, nowMicros: number): SQL | undefined {
+export function cartFilter(user: AuthUser, query: CartFilters, nowMicros: number): SQL | undefined {
   const now = formatMicros(nowMicros);
   const conditions: (SQL | undefined)[] = [visibleTo(user)];
   const active = isTrue(query.active);
@@ -73,7 +73,7 @@ export async function listCarts(
   ordering: string | undefined,
   limit: number,
   offset: number,
-): Promise<Static<typeof CartListed>[]> {
+): Promise<CartListed[]> {
   const { key, descending } = parseOrdering<(typeof ORDERING_KEYS)[number]>(ordering, '-created');
   const direction = descending ? desc : asc;
   const rows = await selectCarts(db)
@@ -84,10 +84,17 @@ export async function listCarts(
   return withItemsAndControls(db, rows);
 }
 
-/** One cart in list form, or undefined. */
-export async function findCart(db: Db, where: SQL | undefined) {
+/** One cart the user may see, in list form. */
+export async function getCart(
+  db: Db,
+  user: AuthUser,
+  cartId: number,
+  nowMicros: number,
+): Promise<CartListed> {
+  const where = and(cartFilter(user, {}, nowMicros), eq(carts.id, cartId));
   const rows = await selectCarts(db).where(where).limit(1);
   const [cart] = await withItemsAndControls(db, rows);
+  if (!cart) throw new NotFound('cart');
   return cart;
 }
 
@@ -116,7 +123,7 @@ type CartRow = {
   checkout: typeof checkouts.$inferSelect | null;
 };
 
-async function withItemsAndControls(db: Db, rows: CartRow[]): Promise<Static<typeof CartListed>[]> {
+async function withItemsAndControls(db: Db, rows: CartRow[]): Promise<CartListed[]> {
   const ids = rows.map((r) => r.cart.id);
   const [itemRows, controlRows] =
     ids.length === 0
@@ -164,7 +171,7 @@ async function withItemsAndControls(db: Db, rows: CartRow[]): Promise<Static<typ
 
 const ts = (value: string) => formatDbTimestamp(value) as string;
 
-export function checkoutRecord(row: typeof checkouts.$inferSelect) {
+export function checkoutRecord(row: typeof checkouts.$inferSelect): CheckoutRecord {
   return {
     id: row.id,
     cart: row.cartId,
@@ -172,27 +179,6 @@ export function checkoutRecord(row: typeof checkouts.$inferSelect) {
     order_id: row.orderId,
     order_number: row.orderNumber,
     timed_out: row.timedOut,
-  };
-}
-
-export function itemRecord(row: typeof items.$inferSelect) {
-  return {
-    id: row.id,
-    cart: row.cartId,
-    part_number: row.partNumber,
-    quantity: row.quantity,
-    created: ts(row.created),
-  };
-}
-
-export function organizationRecord(row: typeof organizations.$inferSelect) {
-  return {
-    id: row.id,
-    code: row.code,
-    created: ts(row.created),
-    name: row.name,
-    organization_id: row.organizationId,
-    parent_code: row.parentCode,
   };
 }
 

@@ -1,10 +1,11 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
 import { BoolQuery, DateTimeQuery, IntegerQuery, OrderingQuery } from '../http/query.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
-import { CartItem } from '../items/schemas.js';
+import { CartItemSchema } from '../items/schemas.js';
+import { OrganizationSchema } from '../organizations/schemas.js';
 
-export const CartCreateBody = Type.Object({
+export const CartCreateBodySchema = Type.Object({
   store: Type.Optional(
     Nullable(
       Type.String({
@@ -21,8 +22,9 @@ export const CartCreateBody = Type.Object({
     Nullable(Type.String({ maxLength: 100, description: "Omitted: the user's profile reference" })),
   ),
 });
+export type CartCreateBody = Static<typeof CartCreateBodySchema>;
 
-export const CartCreated = Type.Object({
+export const CartCreatedSchema = Type.Object({
   id: Type.Integer(),
   created: Timestamp,
   customer_order_number: Type.String(),
@@ -31,8 +33,9 @@ export const CartCreated = Type.Object({
   reference: Nullable(Type.String()),
   store: Nullable(Type.String({ description: 'GLN, or null for the customer warehouse' })),
 });
+export type CartCreated = Static<typeof CartCreatedSchema>;
 
-export const CheckoutRecord = Type.Object({
+export const CheckoutRecordSchema = Type.Object({
   id: Type.Integer(),
   cart: Type.Integer(),
   created: Timestamp,
@@ -40,29 +43,24 @@ export const CheckoutRecord = Type.Object({
   order_number: Type.String(),
   timed_out: Type.Boolean({ description: 'Upstream was saturated and queued the order' }),
 });
+export type CheckoutRecord = Static<typeof CheckoutRecordSchema>;
 
-export const Organization = Type.Object({
-  id: Type.Integer(),
-  code: Type.String(),
-  created: Timestamp,
-  name: Type.String(),
-  organization_id: Type.String(),
-  parent_code: Type.String(),
-});
+/** The checkout takes no body (anything sent is ignored). */
+export const CheckoutBodySchema = Type.Optional(Type.Unknown());
 
-export const CartListed = Type.Object({
+export const CartListedSchema = Type.Object({
   id: Type.Integer(),
-  checkout: Nullable(CheckoutRecord),
+  checkout: Nullable(CheckoutRecordSchema),
   controls: Type.Array(Type.Integer(), { description: 'ids of the controls holding the cart' }),
   created: Timestamp,
   last_activity: Timestamp,
   customer_order_number: Type.String(),
   order_mark: Type.String(),
   reference: Nullable(Type.String()),
-  items: Type.Array(CartItem),
+  items: Type.Array(CartItemSchema),
   items_count: Type.Integer(),
   total_quantity: Type.Integer(),
-  organization: Organization,
+  organization: OrganizationSchema,
   store: Nullable(Type.Object({ created: Timestamp, gln: Type.String(), id: Type.Integer() })),
   user: Type.Object({
     email: Type.String(),
@@ -75,6 +73,7 @@ export const CartListed = Type.Object({
   checkout_availability_error_at: Nullable(Timestamp),
   has_unlimited_credit: Type.Boolean(),
 });
+export type CartListed = Static<typeof CartListedSchema>;
 
 export const ORDERING_KEYS = [
   'created',
@@ -83,7 +82,8 @@ export const ORDERING_KEYS = [
   'total_quantity',
 ] as const;
 
-export const CartFilterQuery = {
+/** The filters of the cart list, stats and time series (properties, not a schema). */
+export const cartFilterFields = {
   active: Type.Optional(BoolQuery),
   created_after: Type.Optional(DateTimeQuery),
   created_before: Type.Optional(DateTimeQuery),
@@ -95,20 +95,24 @@ export const CartFilterQuery = {
   user: Type.Optional(IntegerQuery),
 };
 
-export const CartListQuery = Type.Object({
-  ...CartFilterQuery,
+export const CartListQuerySchema = Type.Object({
+  ...cartFilterFields,
   ...PageQuery,
   ordering: Type.Optional(OrderingQuery(ORDERING_KEYS)),
 });
 
-export const CartStatsQuery = Type.Object(CartFilterQuery);
-export const CartStats = Type.Object({
+export const CartStatsQuerySchema = Type.Object(cartFilterFields);
+/** The filters alone (the list and time-series queries hold them too). */
+export type CartFilters = Static<typeof CartStatsQuerySchema>;
+
+export const CartStatsSchema = Type.Object({
   total_quantity: Type.Integer(),
   total_items: Type.Integer(),
 });
+export type CartStats = Static<typeof CartStatsSchema>;
 
-export const TimeSeriesQuery = Type.Object({
-  ...CartFilterQuery,
+export const TimeSeriesQuerySchema = Type.Object({
+  ...cartFilterFields,
   interval: Type.Optional(
     Type.Union([Type.Literal('M'), Type.Literal('D'), Type.Literal('H')], {
       description: 'Bucket: M month, D day (default), H hour; UTC',
@@ -120,4 +124,9 @@ export const TimeSeriesQuery = Type.Object({
     }),
   ),
 });
-export const TimeSeries = Type.Array(Type.Object({ total: Type.Integer(), interval: Timestamp }));
+export type TimeSeriesQuery = Static<typeof TimeSeriesQuerySchema>;
+
+export const TimeSeriesSchema = Type.Array(
+  Type.Object({ total: Type.Integer(), interval: Timestamp }),
+);
+export type TimeSeries = Static<typeof TimeSeriesSchema>;

@@ -1,26 +1,12 @@
-import { and, asc, eq, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, or } from 'drizzle-orm';
 import { activeAt } from '../carts/access.js';
-import { formatDbTimestamp, formatMicros } from '../clock.js';
+import { formatMicros } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import { carts, controlCarts, controls, stores, users } from '../db/schema.js';
-import { type AuthUser, isStaff } from '../http/auth.js';
-import { errors, type FieldErrors } from '../http/errors.js';
-
-type ControlRow = typeof controls.$inferSelect;
-export type ControlStatus = ControlRow['status'];
-
-/** The create form: also the list and detail form. */
-export interface ControlRecord {
-  id: number;
-  created: string;
-  verified_at: string | null;
-  is_random: boolean;
-  status: ControlStatus;
-  user: number;
-  store: number;
-  carts: number[];
-  controller: number | null;
-}
+import { Invalid, NotFound } from '../errors.js';
+import type { AppPublisher } from '../events/app-events.js';
+import { controlRecord } from './queries.js';
+import type { Control, ControlCreateBody, ControlStatus, ControlUpdated } from './schemas.js';
 
 export interface NewControl {
   userId: number;
@@ -40,7 +26,7 @@ export async function insertControl(
   tx: Tx,
   control: NewControl,
   nowMicros: number,
-): Promise<ControlRecord | null> {
+): Promise<Control | null> {
   const now = formatMicros(nowMicros);
   const attach = activeAt(now);
   const cartRows = await tx
@@ -73,24 +59,28 @@ export async function insertControl(
   return controlRecord(row, cartIds);
 }
 
-/** POST controls/: an admin controls the active carts of `user` in `store`. */
+/**
+ * POST controls/: an admin controls the active carts of `user` in `store`. Publishes
+ * `control.created` once it has committed.
+ */
 export async function createControl(
   db: Db,
+  events: AppPublisher,
   admin: { id: number },
-  body: { user: number; store: number; status: ControlStatus },
+  body: ControlCreateBody,
   nowMicros: number,
-): Promise<ControlRecord> {
-  return db.transaction(async (tx) => {
+): Promise<Control> {
+  const control = await db.transaction(async (tx) => {
     const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.id, body.user));
     const [store] = await tx
       .select({ id: stores.id })
       .from(stores)
       .where(eq(stores.id, body.store));
-    const fieldErrors: FieldErrors = {};
+    const fieldErrors: Record<string, string[]> = {};
     if (!user) fieldErrors.user = [`Invalid pk "${body.user}" - object does not exist.`];
     if (!store) fieldErrors.store = [`Invalid pk "${body.store}" - object does not exist.`];
-    if (Object.keys(fieldErrors).length > 0) throw errors.validation(fieldErrors);
-    const control = await insertControl(
+    if (Object.keys(fieldErrors).length > 0) throw new Invalid(fieldErrors);
+    const created = await insertControl(
       tx,
       {
         userId: body.user,
@@ -101,31 +91,33 @@ export async function createControl(
       },
       nowMicros,
     );
-    if (!control) throw errors.nonField('The user has no active cart in this store.');
-    return control;
+    if (!created) throw Invalid.nonField('The user has no active cart in this store.');
+    return created;
   });
+  await events.publish('control.created', { control });
+  return control;
 }
 
 /**
  * PATCH controls/{id}/: only pending → verified. Verifying a verified control changes
- * nothing (a retried request must not move `verified_at`). `afterVerified` runs after the
- * commit, only when this call made the change (notifications).
+ * nothing (a retried request must not move `verified_at`). Publishes `control.verified`
+ * after the commit, only when this call made the change. Answers the update form.
  */
 export async function verifyControl(
   db: Db,
+  events: AppPublisher,
   id: number,
   target: ControlStatus,
   nowMicros: number,
-  afterVerified?: (controlId: number) => Promise<void>,
-) {
-  let changed = false;
-  const answer = await db.transaction(async (tx) => {
+): Promise<ControlUpdated> {
+  const { control, changed } = await db.transaction(async (tx) => {
     const [row] = await tx.select().from(controls).where(eq(controls.id, id)).for('update');
-    if (!row) throw errors.notFound();
+    if (!row) throw new NotFound('control');
     if (target !== 'verified') {
-      throw errors.field('status', 'A control can only be moved to "verified".');
+      throw Invalid.field('status', 'A control can only be moved to "verified".');
     }
     let current = row;
+    let changed = false;
     if (row.status === 'pending') {
       [current] = await tx
         .update(controls)
@@ -134,69 +126,23 @@ export async function verifyControl(
         .returning();
       changed = true;
     }
-    const [first] = await tx
+    const links = await tx
       .select({ cartId: controlCarts.cartId })
       .from(controlCarts)
       .where(eq(controlCarts.controlId, id))
-      .orderBy(asc(controlCarts.cartId))
-      .limit(1);
-    const {
-      id: controlId,
-      created,
-      verified_at,
-      is_random,
-      status,
-      user,
-    } = controlRecord(current, []);
-    return {
-      id: controlId,
-      created,
-      verified_at,
-      is_random,
-      status,
-      user,
-      cart: first?.cartId ?? null,
-    };
+      .orderBy(asc(controlCarts.cartId));
+    const cartIds = links.map((l) => l.cartId);
+    return { control: controlRecord(current, cartIds), changed };
   });
-  if (changed) await afterVerified?.(id);
-  return answer;
-}
-
-/** Controls in the create form, with their cart ids in one more query. */
-export async function withCarts(db: Db, rows: ControlRow[]): Promise<ControlRecord[]> {
-  const ids = rows.map((r) => r.id);
-  const links =
-    ids.length === 0
-      ? []
-      : await db
-          .select()
-          .from(controlCarts)
-          .where(inArray(controlCarts.controlId, ids))
-          .orderBy(asc(controlCarts.cartId));
-  const byControl = new Map<number, number[]>();
-  for (const link of links) {
-    const list = byControl.get(link.controlId) ?? [];
-    list.push(link.cartId);
-    byControl.set(link.controlId, list);
-  }
-  return rows.map((row) => controlRecord(row, byControl.get(row.id) ?? []));
-}
-
-/** A customer sees the controls of their own carts; staff and admins see all. */
-export function controlsVisibleTo(user: AuthUser): SQL | undefined {
-  return isStaff(user) ? undefined : eq(controls.userId, user.id);
-}
-
-function controlRecord(row: ControlRow, cartIds: number[]): ControlRecord {
+  if (changed) await events.publish('control.verified', { control });
+  const { id: controlId, created, verified_at, is_random, status, user } = control;
   return {
-    id: row.id,
-    created: formatDbTimestamp(row.created) as string,
-    verified_at: formatDbTimestamp(row.verifiedAt),
-    is_random: row.isRandom,
-    status: row.status,
-    user: row.userId,
-    store: row.storeId,
-    carts: cartIds,
-    controller: row.controllerId,
+    id: controlId,
+    created,
+    verified_at,
+    is_random,
+    status,
+    user,
+    cart: control.carts[0] ?? null,
   };
 }

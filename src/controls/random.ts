@@ -1,17 +1,17 @@
 import { eq } from 'drizzle-orm';
-import type { FastifyBaseLogger } from 'fastify';
-import type { AfterCheckout, CheckoutRecord } from '../carts/checkout.js';
+import type { CheckoutRecord } from '../carts/schemas.js';
 import type { Tx } from '../db/client.js';
 import { options, randomControlDraws, stores } from '../db/schema.js';
 import type { Deps } from '../deps.js';
-import { notifyControlCreated } from '../notifications/events.js';
-import { type ControlRecord, insertControl } from './logic.js';
+import type { AppEventBus } from '../events/app-events.js';
+import { insertControl } from './logic.js';
+import type { Control } from './schemas.js';
 
 export const CRITERION_OPTION = 'criteria_for_random_controls';
 type Criterion = 'carts' | 'users';
 
 /**
- * Random controls (conventions.md), run once per checkout after it has committed. With
+ * Random controls (conventions.md), drawn once per checkout after it has committed. With
  * N = the store's `carts_for_random_control` (0 disables), a checkout is drawn when
  * `random() < 1/N` (N = 1 always draws). Under the criterion `users` only the user's
  * first checkout in the store per UTC day is drawn on; the (user, store, day) row makes
@@ -25,7 +25,7 @@ export async function drawRandomControl(
   deps: Deps,
   record: CheckoutRecord,
   cart: { userId: number; storeId: number | null },
-): Promise<ControlRecord | null> {
+): Promise<Control | null> {
   const { storeId, userId } = cart;
   if (storeId === null) return null;
   const nowMicros = deps.clock.nowMicros();
@@ -72,29 +72,17 @@ async function criterion(tx: Tx): Promise<Criterion> {
 }
 
 /**
- * After a checkout: the draw, with failures logged rather than thrown (the order is placed
- * and recorded by now, so the checkout still answers with its record). Returns the created
- * control or null: the place for notifications to hook in.
+ * The draw subscribes to `cart.checked_out`; a control it creates is published as
+ * `control.created`. A failed draw is logged by the bus ("random control draw failed"):
+ * the order is placed and recorded by then, so the checkout still answers its record.
  */
-export async function afterCheckoutDraw(
-  deps: Deps,
-  log: FastifyBaseLogger,
-  record: CheckoutRecord,
-  cart: { userId: number; storeId: number | null },
-): Promise<ControlRecord | null> {
-  try {
-    const control = await drawRandomControl(deps, record, cart);
-    if (control) await notifyControlCreated(deps, log, control);
-    return control;
-  } catch (error) {
-    log.error({ err: error, cart: record.cart }, 'random control draw failed');
-    return null;
-  }
-}
-
-/** The checkout route's after-checkout hook (`AfterCheckout` returns nothing). */
-export function randomControlHook(deps: Deps, log: FastifyBaseLogger): AfterCheckout {
-  return async (record, cart) => {
-    await afterCheckoutDraw(deps, log, record, cart);
-  };
+export function subscribeRandomControls(events: AppEventBus, deps: Deps): void {
+  events.subscribe(
+    'cart.checked_out',
+    'random control draw',
+    async ({ checkout, cart }, context) => {
+      const control = await drawRandomControl(deps, checkout, cart);
+      if (control) await context.events.publish('control.created', { control });
+    },
+  );
 }

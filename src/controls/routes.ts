@@ -1,26 +1,22 @@
-import { and, asc, desc, eq, type SQL, sql } from 'drizzle-orm';
-import { controls } from '../db/schema.js';
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
-import { errors } from '../http/errors.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
-import { isTrue, parseOrdering } from '../http/query.js';
 import { IdParams } from '../http/schemas.js';
-import { notifyControlCreated, notifyControlVerified } from '../notifications/events.js';
-import { controlsVisibleTo, createControl, verifyControl, withCarts } from './logic.js';
+import { createControl, verifyControl } from './logic.js';
+import { controlFilter, countControls, getControl, listControls } from './queries.js';
 import {
-  Control,
-  ControlCreateBody,
-  ControlListQuery,
-  ControlUpdateBody,
-  ControlUpdated,
-  type ORDERING_KEYS,
+  ControlCreateBodySchema,
+  ControlListQuerySchema,
+  ControlSchema,
+  ControlUpdateBodySchema,
+  ControlUpdatedSchema,
 } from './schemas.js';
 
 const tags = ['controls'];
 
 export default async function controlsRoutes(app: App): Promise<void> {
-  const { database, clock } = app.deps;
+  const { deps, events } = app;
+  const { database, clock } = deps;
   const { db } = database;
 
   app.post(
@@ -36,14 +32,18 @@ export default async function controlsRoutes(app: App): Promise<void> {
           '`non_field_errors`. An unknown user or store is a 400 on that field. `controller` ' +
           'is the calling administrator; `verified_at` is null while pending and set when the ' +
           'control is created `verified`.',
-        body: ControlCreateBody,
-        response: { 201: Control },
+        body: ControlCreateBodySchema,
+        response: { 201: ControlSchema },
       },
     },
     async (request, reply) => {
-      const admin = currentUser(request);
-      const control = await createControl(db, admin, request.body, clock.nowMicros());
-      await notifyControlCreated(app.deps, request.log, control);
+      const control = await createControl(
+        db,
+        events.withLog(request.log),
+        currentUser(request),
+        request.body,
+        clock.nowMicros(),
+      );
       return reply.code(201).send(control);
     },
   );
@@ -64,28 +64,18 @@ export default async function controlsRoutes(app: App): Promise<void> {
           'control, or null) in place of `carts`, and no `store` or `controller`; ' +
           '`GET controls/{id}/` gives the full form.',
         params: IdParams,
-        body: ControlUpdateBody,
-        response: { 200: ControlUpdated },
+        body: ControlUpdateBodySchema,
+        response: { 200: ControlUpdatedSchema },
       },
     },
-    async (request) => {
-      return verifyControl(
+    async (request) =>
+      verifyControl(
         db,
+        events.withLog(request.log),
         Number(request.params.id),
         request.body.status,
         clock.nowMicros(),
-        async (id) => {
-          // Committed by now: a failure here is logged, never the answer.
-          try {
-            const rows = await db.select().from(controls).where(eq(controls.id, id));
-            const [control] = await withCarts(db, rows);
-            if (control) notifyControlVerified(app.deps, request.log, control);
-          } catch (error) {
-            request.log.error({ err: error, control: id }, 'control.verified notification failed');
-          }
-        },
-      );
-    },
+      ),
   );
 
   app.get(
@@ -103,48 +93,20 @@ export default async function controlsRoutes(app: App): Promise<void> {
           "the user's first checkout in that store per UTC day is drawn on. A drawn control " +
           "is pending, `is_random: true`, `controller: null`, and holds the user's active " +
           'carts in that store.',
-        querystring: ControlListQuery,
-        response: { 200: Paged(Control) },
+        querystring: ControlListQuerySchema,
+        response: { 200: Paged(ControlSchema) },
       },
     },
     async (request) => {
       const user = currentUser(request);
       const { query } = request;
       const page = pageOf(query);
-      const where: SQL | undefined = and(
-        controlsVisibleTo(user),
-        query.status === undefined ? undefined : eq(controls.status, query.status),
-        query.store === undefined ? undefined : eq(controls.storeId, Number(query.store)),
-        query.user === undefined ? undefined : eq(controls.userId, Number(query.user)),
-        query.is_random === undefined
-          ? undefined
-          : eq(controls.isRandom, !!isTrue(query.is_random)),
-      );
-      const { descending } = parseOrdering<(typeof ORDERING_KEYS)[number]>(
-        query.ordering,
-        '-created',
-      );
-      const direction = descending ? desc : asc;
+      const where = controlFilter(user, query);
       return paginate(
         request,
         page,
-        async () => {
-          const [{ count }] = await db
-            .select({ count: sql<number>`count(*)::int` })
-            .from(controls)
-            .where(where);
-          return count;
-        },
-        async (limit, offset) => {
-          const rows = await db
-            .select()
-            .from(controls)
-            .where(where)
-            .orderBy(direction(controls.created), direction(controls.id))
-            .limit(limit)
-            .offset(offset);
-          return withCarts(db, rows);
-        },
+        () => countControls(db, where),
+        (limit, offset) => listControls(db, where, query.ordering, limit, offset),
       );
     },
   );
@@ -156,18 +118,9 @@ export default async function controlsRoutes(app: App): Promise<void> {
         tags,
         summary: 'One control (customers: only their own)',
         params: IdParams,
-        response: { 200: Control },
+        response: { 200: ControlSchema },
       },
     },
-    async (request) => {
-      const user = currentUser(request);
-      const rows = await db
-        .select()
-        .from(controls)
-        .where(and(controlsVisibleTo(user), eq(controls.id, Number(request.params.id))));
-      const [control] = await withCarts(db, rows);
-      if (!control) throw errors.notFound();
-      return control;
-    },
+    async (request) => getControl(db, currentUser(request), Number(request.params.id)),
   );
 }

@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
 import { BoolQuery, IntegerQuery, OrderingQuery } from '../http/query.js';
 import { Nullable, Timestamp } from '../http/schemas.js';
@@ -6,52 +6,58 @@ import { Nullable, Timestamp } from '../http/schemas.js';
 /** Ids are 32-bit: a larger number can name no row (and would overflow the column). */
 const idRange = { minimum: 1, maximum: 2_147_483_647 };
 
-export const ControlStatus = Type.Union([Type.Literal('pending'), Type.Literal('verified')]);
+export const ControlStatusSchema = Type.Union([Type.Literal('pending'), Type.Literal('verified')]);
+export type ControlStatus = Static<typeof ControlStatusSchema>;
 
-export const ControlCreateBody = Type.Object({
+export const ControlCreateBodySchema = Type.Object({
   user: Type.Integer({ ...idRange, description: 'id of the user whose carts are controlled' }),
   store: Type.Integer({ ...idRange, description: 'store id (a user may have carts in several)' }),
-  status: ControlStatus,
+  status: ControlStatusSchema,
 });
+export type ControlCreateBody = Static<typeof ControlCreateBodySchema>;
 
-export const ControlUpdateBody = Type.Object({
+export const ControlUpdateBodySchema = Type.Object({
   status: Type.Union([Type.Literal('pending'), Type.Literal('verified')], {
     description: 'Only `verified` is a valid target',
   }),
 });
 
-const common = {
+/** The properties the create and the update forms share (not a schema). */
+const commonFields = {
   id: Type.Integer(),
   created: Timestamp,
   verified_at: Nullable(Timestamp),
   is_random: Type.Boolean(),
-  status: ControlStatus,
+  status: ControlStatusSchema,
   user: Type.Integer({ description: 'id of the user the control refers to' }),
 };
 
-/** The create form, also used by the list and the detail. */
-export const Control = Type.Object({
-  ...common,
+/** The create form, also used by the list and the detail (and by notifications). */
+export const ControlSchema = Type.Object({
+  ...commonFields,
   store: Type.Integer({ description: 'store id' }),
   carts: Type.Array(Type.Integer(), { description: 'ids of the controlled carts, ascending' }),
   controller: Nullable(
     Type.Integer({ description: 'id of the admin who created it; null for random controls' }),
   ),
 });
+export type Control = Static<typeof ControlSchema>;
 
 /** The update form of interface.md: one `cart` in place of `carts`, no store or controller. */
-export const ControlUpdated = Type.Object({
-  ...common,
+export const ControlUpdatedSchema = Type.Object({
+  ...commonFields,
   cart: Nullable(Type.Integer({ description: 'the lowest cart id of the control' })),
 });
+export type ControlUpdated = Static<typeof ControlUpdatedSchema>;
 
 export const ORDERING_KEYS = ['created'] as const;
 
-export const ControlListQuery = Type.Object({
-  status: Type.Optional(ControlStatus),
+export const ControlListQuerySchema = Type.Object({
+  status: Type.Optional(ControlStatusSchema),
   store: Type.Optional(IntegerQuery),
   user: Type.Optional(IntegerQuery),
   is_random: Type.Optional(BoolQuery),
   ordering: Type.Optional(OrderingQuery(ORDERING_KEYS)),
   ...PageQuery,
 });
+export type ControlListQuery = Static<typeof ControlListQuerySchema>;

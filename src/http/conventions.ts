@@ -18,6 +18,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Objects the body refers to by id: a NotFound of that kind is a 400 on the field. */
     references?: Record<string, string>;
+    /** Upstream's own 503 JSON is this route's answer when upstream is unavailable. */
+    passUpstream503?: boolean;
   }
 }
 
@@ -129,7 +131,9 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
-  if (error instanceof UpstreamFailure) return error.toApiError();
+  if (error instanceof UpstreamFailure) {
+    return upstreamAnswer(error, request.routeOptions.config.passUpstream503);
+  }
   if (error instanceof RequestAborted) return errors.clientClosedRequest();
   if (error instanceof DomainError) return domainError(error, request);
   if (isDatabaseUnavailable(error)) return errors.databaseUnavailable();
@@ -155,6 +159,22 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
     return new ApiError(error.statusCode, { detail: error.message, code: 'invalid_request' });
   }
   return errors.serverError();
+}
+
+/**
+ * An upstream failure as answered: upstream's own 503 JSON on a route that passes it
+ * through (`config.passUpstream503`, the checkout: interface.md), else its own answer.
+ */
+export function upstreamAnswer(failure: UpstreamFailure, passUpstream503 = false): ApiError {
+  if (
+    passUpstream503 &&
+    failure.kind === 'unavailable' &&
+    typeof failure.body === 'object' &&
+    failure.body !== null
+  ) {
+    return new ApiError(503, failure.body as Record<string, unknown>);
+  }
+  return failure.toApiError();
 }
 
 /** The one place a domain error becomes an HTTP answer. */

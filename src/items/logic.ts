@@ -4,7 +4,8 @@ import type { Db, Tx } from '../db/client.js';
 import { carts, items } from '../db/schema.js';
 import { CartClosed, CheckoutInProgress, Invalid, NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
-import { MAX_QUANTITY } from './schemas.js';
+import { itemRecord } from './queries.js';
+import { type CartItem, MAX_QUANTITY } from './schemas.js';
 
 /**
  * Locks the user's cart for an item change. Only the owner changes a cart's lines; a
@@ -34,18 +35,21 @@ async function touchCart(tx: Tx, cartId: number, lines: number, quantity: number
 }
 
 /**
- * Adds a line, or merges the quantity into the line of the same part number. The cart row
- * lock serializes concurrent adds to a cart; the unique (cart, part_number) index and the
- * upsert make a second line impossible even without it.
+ * Adds a line, or merges the quantity into the line of the same part number (surrounding
+ * blanks are not part of it). The cart row lock serializes concurrent adds to a cart; the
+ * unique (cart, part_number) index and the upsert make a second line impossible even
+ * without it. Answers the line as it now stands.
  */
 export async function addItem(
   db: Db,
   user: AuthUser,
   cartId: number,
-  partNumber: string,
+  givenPartNumber: string,
   quantity: number,
   nowMicros: number,
-) {
+): Promise<CartItem> {
+  const partNumber = givenPartNumber.trim();
+  if (partNumber === '') throw Invalid.field('part_number', 'This field may not be blank.');
   const now = formatMicros(nowMicros);
   return db.transaction(async (tx) => {
     await lockOwnCart(tx, user, cartId);
@@ -73,7 +77,7 @@ export async function addItem(
     }
     const { inserted, ...row } = line;
     await touchCart(tx, cartId, inserted ? 1 : 0, quantity, now);
-    return row;
+    return itemRecord(row);
   });
 }
 
@@ -97,13 +101,13 @@ export async function setItemQuantity(
   itemId: number,
   quantity: number,
   nowMicros: number,
-) {
+): Promise<CartItem> {
   const now = formatMicros(nowMicros);
   return db.transaction(async (tx) => {
     const item = await lockItem(tx, user, itemId);
     const [row] = await tx.update(items).set({ quantity }).where(eq(items.id, itemId)).returning();
     await touchCart(tx, item.cartId, 0, quantity - item.quantity, now);
-    return row;
+    return itemRecord(row);
   });
 }
 

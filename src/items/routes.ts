@@ -1,14 +1,15 @@
-import { and, asc, eq, type SQL, sql } from 'drizzle-orm';
-import { visibleTo } from '../carts/access.js';
-import { itemRecord } from '../carts/queries.js';
-import { carts, items } from '../db/schema.js';
 import type { App } from '../deps.js';
-import { Invalid } from '../errors.js';
 import { currentUser } from '../http/auth.js';
 import { Paged, pageOf, paginate } from '../http/pagination.js';
 import { IdParams } from '../http/schemas.js';
 import { addItem, deleteItem, setItemQuantity } from './logic.js';
-import { CartItem, ItemCreateBody, ItemListQuery, ItemUpdateBody } from './schemas.js';
+import { countItems, itemFilter, listItems } from './queries.js';
+import {
+  CartItemSchema,
+  ItemCreateBodySchema,
+  ItemListQuerySchema,
+  ItemUpdateBodySchema,
+} from './schemas.js';
 
 const tags = ['items'];
 
@@ -25,22 +26,21 @@ export default async function itemRoutes(app: App): Promise<void> {
         tags,
         summary: 'Add a line to a cart; the same part number merges into its line',
         description: 'Answers 201 with the line as it now stands (merged quantity included).',
-        body: ItemCreateBody,
-        response: { 201: CartItem },
+        body: ItemCreateBodySchema,
+        response: { 201: CartItemSchema },
       },
     },
     async (request, reply) => {
-      const partNumber = request.body.part_number.trim();
-      if (partNumber === '') throw Invalid.field('part_number', 'This field may not be blank.');
-      const row = await addItem(
+      const { cart, part_number, quantity } = request.body;
+      const item = await addItem(
         db,
         currentUser(request),
-        request.body.cart,
-        partNumber,
-        request.body.quantity,
+        cart,
+        part_number,
+        quantity,
         clock.nowMicros(),
       );
-      return reply.code(201).send(itemRecord(row));
+      return reply.code(201).send(item);
     },
   );
 
@@ -50,39 +50,17 @@ export default async function itemRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Lines of the carts available to the user, optionally of one cart',
-        querystring: ItemListQuery,
-        response: { 200: Paged(CartItem) },
+        querystring: ItemListQuerySchema,
+        response: { 200: Paged(CartItemSchema) },
       },
     },
     async (request) => {
-      const user = currentUser(request);
-      const page = pageOf(request.query);
-      const where: SQL | undefined = and(
-        visibleTo(user),
-        request.query.cart === undefined ? undefined : eq(items.cartId, Number(request.query.cart)),
-      );
+      const where = itemFilter(currentUser(request), request.query);
       return paginate(
         request,
-        page,
-        async () => {
-          const [{ count }] = await db
-            .select({ count: sql<number>`count(*)::int` })
-            .from(items)
-            .innerJoin(carts, eq(carts.id, items.cartId))
-            .where(where);
-          return count;
-        },
-        async (limit, offset) => {
-          const rows = await db
-            .select({ item: items })
-            .from(items)
-            .innerJoin(carts, eq(carts.id, items.cartId))
-            .where(where)
-            .orderBy(asc(items.created), asc(items.id))
-            .limit(limit)
-            .offset(offset);
-          return rows.map((r) => itemRecord(r.item));
-        },
+        pageOf(request.query),
+        () => countItems(db, where),
+        (limit, offset) => listItems(db, where, limit, offset),
       );
     },
   );
@@ -94,20 +72,18 @@ export default async function itemRoutes(app: App): Promise<void> {
         tags,
         summary: "Change a line's quantity",
         params: IdParams,
-        body: ItemUpdateBody,
-        response: { 200: CartItem },
+        body: ItemUpdateBodySchema,
+        response: { 200: CartItemSchema },
       },
     },
-    async (request) => {
-      const row = await setItemQuantity(
+    async (request) =>
+      setItemQuantity(
         db,
         currentUser(request),
         Number(request.params.id),
         request.body.quantity,
         clock.nowMicros(),
-      );
-      return itemRecord(row);
-    },
+      ),
   );
 
   app.delete(

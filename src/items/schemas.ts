@@ -1,26 +1,32 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
 import { IntegerQuery } from '../http/query.js';
 import { Timestamp } from '../http/schemas.js';
 
 export const MAX_QUANTITY = 1_000_000;
 
-const Quantity = Type.Integer({ minimum: 1, maximum: MAX_QUANTITY });
+const QuantitySchema = Type.Integer({ minimum: 1, maximum: MAX_QUANTITY });
 
-export const CartItem = Type.Object({
+export const CartItemSchema = Type.Object({
   id: Type.Integer(),
   cart: Type.Integer(),
   part_number: Type.String(),
   quantity: Type.Integer(),
   created: Timestamp,
 });
+export type CartItem = Static<typeof CartItemSchema>;
 
-export const ItemCreateBody = Type.Object({
+export const ItemCreateBodySchema = Type.Object({
   cart: Type.Integer({ minimum: 1, maximum: 2_147_483_647 }),
   part_number: Type.String({ minLength: 1, maxLength: 64 }),
-  quantity: Quantity,
+  quantity: QuantitySchema,
 });
+export type ItemCreateBody = Static<typeof ItemCreateBodySchema>;
 
-export const ItemUpdateBody = Type.Object({ quantity: Quantity });
+export const ItemUpdateBodySchema = Type.Object({ quantity: QuantitySchema });
 
-export const ItemListQuery = Type.Object({ cart: Type.Optional(IntegerQuery), ...PageQuery });
+export const ItemListQuerySchema = Type.Object({
+  cart: Type.Optional(IntegerQuery),
+  ...PageQuery,
+});
+export type ItemListQuery = Static<typeof ItemListQuerySchema>;

@@ -1,11 +1,9 @@
-import { Type } from 'typebox';
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { issueCode } from './codes.js';
+import { CodeAnswerSchema } from './schemas.js';
 
 const tags = ['notifications'];
-
-const CodeAnswer = Type.Object({ code: Type.String() });
 
 export default async function notificationRoutes(app: App): Promise<void> {
   const { database, clock, config } = app.deps;
@@ -36,7 +34,7 @@ export default async function notificationRoutes(app: App): Promise<void> {
           'drops a connection that did not answer the previous ping (standard WebSocket ' +
           'clients answer pings on their own). On shutdown connections are closed with ' +
           'code 1001 (going away): reconnect with a new code.',
-        response: { 201: CodeAnswer },
+        response: { 201: CodeAnswerSchema },
       },
     },
     async (request, reply) => {
