@@ -1,5 +1,5 @@
 import type { App } from '../deps.js';
-import { pagedRoute } from '../http/pagination.js';
+import { pagedRoute } from '../http/paged-route.js';
 import { publicOptions } from './queries.js';
 import { OptionListQuerySchema, OptionSchema } from './schemas.js';
 

@@ -1,7 +1,7 @@
 import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
-import { pagedRoute } from '../http/pagination.js';
+import { pagedRoute } from '../http/paged-route.js';
 import { isTrue } from '../http/query.js';
 import { requireMembership, setFavorite } from './logic.js';
 import { memberOrganizations } from './queries.js';

@@ -1,6 +1,6 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
-import { pagedRoute } from '../http/pagination.js';
+import { pagedRoute } from '../http/paged-route.js';
 import { IdParams } from '../http/schemas.js';
 import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from './logic.js';
 import { findItem, findList, userItems, userLists } from './queries.js';

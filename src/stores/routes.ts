@@ -1,6 +1,6 @@
 import type { App } from '../deps.js';
 import { errors } from '../http/errors.js';
-import { pagedRoute } from '../http/pagination.js';
+import { pagedRoute } from '../http/paged-route.js';
 import { setStoreHours, updateStore } from './logic.js';
 import { allStores, findStore, storeHoursOf } from './queries.js';
 import {

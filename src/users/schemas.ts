@@ -1,5 +1,4 @@
 import { type Static, Type } from 'typebox';
-import { Nullable } from '../http/schemas.js';
 
 export const MIN_PASSWORD = 8;
 export const MAX_PASSWORD = 128;
