@@ -1,6 +1,6 @@
 /**
  * The bundled ERP simulator: a real HTTP server implementing the whole upstream contract
- * (upstream-erp.md) over demo data, with a fault switch for the failure modes the service
+ * (docs/erp-contract.md) over demo data, with a fault switch for the failure modes the service
  * must survive. Plain node:http, so faults (reset, malformed JSON) are fully under control.
  */
 import { randomBytes } from 'node:crypto';
@@ -48,7 +48,7 @@ export interface PlacedOrder {
   order_number: string;
   idempotency_key: string;
   status: 'placed' | 'queued';
-  /** The order as upstream-erp.md has the service send it. */
+  /** The order as docs/erp-contract.md has the service send it. */
   body: OrderRequest;
   /** Username of the token that placed it. */
   placed_by: string;

@@ -164,7 +164,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   await app.register(websocket, {
     // Clients only listen: anything they send is small or abuse.
     options: { maxPayload: 4096 },
-    // Going away (1001), as operations.md says, where the plugin would send no code.
+    // Going away (1001), as docs/operations.md says, where the plugin would send no code.
     preClose(done) {
       for (const client of this.websocketServer.clients) client.close(1001, 'Server shutting down');
       done();

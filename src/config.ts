@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
-/** Every setting of operations.md, read and validated once at start. */
+/** Every setting of docs/operations.md, read and validated once at start. */
 export interface Config {
   port: number;
   host: string;

@@ -28,7 +28,7 @@ function configError(vars: Record<string, string>): ConfigError {
 }
 
 describe('loadConfig', () => {
-  it('has the defaults of operations.md', () => {
+  it('has the defaults of docs/operations.md', () => {
     const config = loadConfig(env({}));
     expect(config).toMatchObject({
       port: 8000,

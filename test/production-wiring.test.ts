@@ -32,7 +32,7 @@ const CARLA = DEMO_USERS.find((u) => u.username === 'carla')!; // the demo admin
 // demo option criteria_for_random_controls = carts, so every checkout there draws.
 const N1_STORE = DEMO_STORE_GLNS[2];
 
-/** Every setting of operations.md: none leaks in from the environment the tests run in. */
+/** Every setting of docs/operations.md: none leaks in from the environment the tests run in. */
 const SETTINGS = [
   'PORT',
   'HOST',

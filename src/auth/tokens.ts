@@ -20,7 +20,7 @@ export class TokenError extends Error {
 }
 
 /**
- * Access tokens of conventions.md: HS256 JWTs with sub, username, iat, exp, orig_iat, jti.
+ * Access tokens of docs/http-contract.md: HS256 JWTs with sub, username, iat, exp, orig_iat, jti.
  * Expiry is checked against the injected clock, not the library's, so tests can move time.
  */
 export class TokenService {

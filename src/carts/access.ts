@@ -8,7 +8,7 @@ export function visibleTo(user: AuthUser): SQL | undefined {
 }
 
 /**
- * conventions.md: a cart with a store is active while now < last_activity + active_period;
+ * docs/http-contract.md: a cart with a store is active while now < last_activity + active_period;
  * one without a store until it is checked out. Needs `stores` left-joined.
  */
 export function activeAt(nowIso: string): SQL {

@@ -12,7 +12,7 @@ import { checkoutRecord } from './queries.js';
 import type { CheckoutRecord } from './schemas.js';
 
 /**
- * Exactly-once checkout (conventions.md).
+ * Exactly-once checkout (docs/decisions/0001-exactly-once-checkout.md).
  *
  * 1. A short transaction claims the cart (`checkout_started_at`) and freezes its items.
  *    A second request while the claim is fresh gets 409; after a record exists, the record.

@@ -1,6 +1,6 @@
 import type { App } from '../deps.js';
 import { currentUser, upstreamToken } from '../http/auth.js';
-import { Paged, pageOf, paginate } from '../http/pagination.js';
+import { pagedRoute } from '../http/paged-route.js';
 import { IdParams } from '../http/schemas.js';
 import { checkoutCart } from './checkout.js';
 import { createCart } from './logic.js';
@@ -42,28 +42,21 @@ export default async function cartRoutes(app: App): Promise<void> {
     },
   );
 
-  app.get(
-    '/carts/',
-    {
-      schema: {
-        tags,
-        summary: 'List the carts available to the user (staff: all carts)',
-        querystring: CartListQuerySchema,
-        response: { 200: Paged(CartListedSchema) },
-      },
+  pagedRoute(app, '/carts/', {
+    schema: {
+      tags,
+      summary: 'List the carts available to the user (staff: all carts)',
+      querystring: CartListQuerySchema,
     },
-    async (request) => {
-      const user = currentUser(request);
-      const page = pageOf(request.query);
-      const where = cartFilter(user, request.query, clock.nowMicros());
-      return paginate(
-        request,
-        page,
-        () => countCarts(db, where),
-        (limit, offset) => listCarts(db, where, request.query.ordering, limit, offset),
-      );
+    item: CartListedSchema,
+    list: (request) => {
+      const where = cartFilter(currentUser(request), request.query, clock.nowMicros());
+      return {
+        count: () => countCarts(db, where),
+        rows: (limit, offset) => listCarts(db, where, request.query.ordering, limit, offset),
+      };
     },
-  );
+  });
 
   app.get(
     '/carts/stats/',
@@ -108,7 +101,7 @@ export default async function cartRoutes(app: App): Promise<void> {
   app.patch(
     '/carts/:id/checkout/',
     {
-      // interface.md: upstream's own 503 JSON is passed through.
+      // docs/http-contract.md: upstream's own 503 JSON is passed through.
       config: { passUpstream503: true },
       schema: {
         tags,

@@ -1,7 +1,7 @@
 import { Type } from 'typebox';
 
 /**
- * The catalogue shapes of interface.md are upstream's (src/upstream/schemas.ts), checked by
+ * The catalogue shapes of docs/http-contract.md are upstream's (src/upstream/schemas.ts), checked by
  * the client. They are response schemas: Fastify's serializer writes only the fields listed
  * there, so whatever else upstream sends never reaches a client.
  */

@@ -11,7 +11,7 @@ export const CRITERION_OPTION = 'criteria_for_random_controls';
 type Criterion = 'carts' | 'users';
 
 /**
- * Random controls (conventions.md), drawn once per checkout after it has committed. With
+ * Random controls (docs/http-contract.md), drawn once per checkout after it has committed. With
  * N = the store's `carts_for_random_control` (0 disables), a checkout is drawn when
  * `random() < 1/N` (N = 1 always draws). Under the criterion `users` only the user's
  * first checkout in the store per UTC day is drawn on; the (user, store, day) row makes

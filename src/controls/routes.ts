@@ -1,6 +1,6 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
-import { Paged, pageOf, paginate } from '../http/pagination.js';
+import { pagedRoute } from '../http/paged-route.js';
 import { IdParams } from '../http/schemas.js';
 import { createControl, verifyControl } from './logic.js';
 import { controlFilter, countControls, getControl, listControls } from './queries.js';
@@ -78,38 +78,30 @@ export default async function controlsRoutes(app: App): Promise<void> {
       ),
   );
 
-  app.get(
-    '/controls/',
-    {
-      schema: {
-        tags,
-        summary: 'List controls (customers: their own; staff and admins: all)',
-        description:
-          'Newest first (`ordering`: `created` or `-created`). Filters: `status`, `store` ' +
-          '(store id), `user` (user id; a customer still sees only their own), `is_random`. ' +
-          'Random controls are drawn on checkout of a cart with a store: with N = the ' +
-          "store's `carts_for_random_control` (0: never), a checkout is drawn with " +
-          'probability 1/N; under the option `criteria_for_random_controls = users` only ' +
-          "the user's first checkout in that store per UTC day is drawn on. A drawn control " +
-          "is pending, `is_random: true`, `controller: null`, and holds the user's active " +
-          'carts in that store.',
-        querystring: ControlListQuerySchema,
-        response: { 200: Paged(ControlSchema) },
-      },
+  pagedRoute(app, '/controls/', {
+    schema: {
+      tags,
+      summary: 'List controls (customers: their own; staff and admins: all)',
+      description:
+        'Newest first (`ordering`: `created` or `-created`). Filters: `status`, `store` ' +
+        '(store id), `user` (user id; a customer still sees only their own), `is_random`. ' +
+        'Random controls are drawn on checkout of a cart with a store: with N = the ' +
+        "store's `carts_for_random_control` (0: never), a checkout is drawn with " +
+        'probability 1/N; under the option `criteria_for_random_controls = users` only ' +
+        "the user's first checkout in that store per UTC day is drawn on. A drawn control " +
+        "is pending, `is_random: true`, `controller: null`, and holds the user's active " +
+        'carts in that store.',
+      querystring: ControlListQuerySchema,
     },
-    async (request) => {
-      const user = currentUser(request);
-      const { query } = request;
-      const page = pageOf(query);
-      const where = controlFilter(user, query);
-      return paginate(
-        request,
-        page,
-        () => countControls(db, where),
-        (limit, offset) => listControls(db, where, query.ordering, limit, offset),
-      );
+    item: ControlSchema,
+    list: (request) => {
+      const where = controlFilter(currentUser(request), request.query);
+      return {
+        count: () => countControls(db, where),
+        rows: (limit, offset) => listControls(db, where, request.query.ordering, limit, offset),
+      };
     },
-  );
+  });
 
   app.get(
     '/controls/:id/',

@@ -43,7 +43,7 @@ export const ControlSchema = Type.Object({
 });
 export type Control = Static<typeof ControlSchema>;
 
-/** The update form of interface.md: one `cart` in place of `carts`, no store or controller. */
+/** The update form of docs/http-contract.md: one `cart` in place of `carts`, no store or controller. */
 export const ControlUpdatedSchema = Type.Object({
   ...commonFields,
   cart: Nullable(Type.Integer({ description: 'the lowest cart id of the control' })),

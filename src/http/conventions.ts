@@ -10,7 +10,7 @@ import { fieldErrors } from './validation.js';
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /**
- * The HTTP conventions of conventions.md, installed once for every route: JSON bodies
+ * The HTTP conventions of docs/http-contract.md, installed once for every route: JSON bodies
  * (an empty body is no body), error bodies, trailing-slash 308, JSON 404/405 with
  * `Allow`, and OPTIONS on every route.
  */
@@ -42,7 +42,7 @@ export function installConventions(app: FastifyInstance): void {
   };
 
   // Only JSON is a body here: Fastify's default text/plain parser would hand a string to the
-  // validator (400) where conventions.md wants 415. A route that reads another type (a
+  // validator (400) where docs/http-contract.md wants 415. A route that reads another type (a
   // form) registers its own parser in its own plugin.
   app.removeAllContentTypeParsers();
   for (const type of ['application/json', /^application\/[\w.+-]+\+json$/]) {
@@ -163,7 +163,7 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
 
 /**
  * An upstream failure as answered: upstream's own 503 JSON on a route that passes it
- * through (`config.passUpstream503`, the checkout: interface.md), else its own answer.
+ * through (`config.passUpstream503`, the checkout: docs/http-contract.md), else its own answer.
  */
 export function upstreamAnswer(failure: UpstreamFailure, passUpstream503 = false): ApiError {
   if (

@@ -1,5 +1,5 @@
 /**
- * Every error answer of the API is built here, in the body shapes of conventions.md
+ * Every error answer of the API is built here, in the body shapes of docs/http-contract.md
  * (DRF's: `{"detail", "code"}`, or field errors `{"<field>": ["message"]}`).
  */
 export type FieldErrors = Record<string, string[]>;

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { parseTimestampParts } from '../clock.js';
 import { errors } from './errors.js';
 
-/** Boolean query values of conventions.md; anything else is a 400 on that parameter. */
+/** Boolean query values of docs/http-contract.md; anything else is a 400 on that parameter. */
 export const BoolQuery = Type.Union(
   ['True', 'False', 'true', 'false', '1', '0'].map((v) => Type.Literal(v)),
   { description: 'True, False, true, false, 1 or 0' },

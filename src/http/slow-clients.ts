@@ -57,7 +57,7 @@ const ANSWERS: Record<string, [number, string, string]> = {
 
 /**
  * A connection Node gave up on (a slow or malformed request): the error answer in the
- * shape of conventions.md (Fastify's own handler answers `{"error", "message",
+ * shape of docs/http-contract.md (Fastify's own handler answers `{"error", "message",
  * "statusCode"}`), written unless an answer is being written on the connection just then,
  * and the connection is closed. (An answer given before the request arrived whole has
  * closed the connection already, see closeAfterEarlyAnswers: no 408 follows it.)

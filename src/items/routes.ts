@@ -1,6 +1,6 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
-import { Paged, pageOf, paginate } from '../http/pagination.js';
+import { pagedRoute } from '../http/paged-route.js';
 import { IdParams } from '../http/schemas.js';
 import { addItem, deleteItem, setItemQuantity } from './logic.js';
 import { countItems, itemFilter, listItems } from './queries.js';
@@ -44,26 +44,21 @@ export default async function itemRoutes(app: App): Promise<void> {
     },
   );
 
-  app.get(
-    '/items/',
-    {
-      schema: {
-        tags,
-        summary: 'Lines of the carts available to the user, optionally of one cart',
-        querystring: ItemListQuerySchema,
-        response: { 200: Paged(CartItemSchema) },
-      },
+  pagedRoute(app, '/items/', {
+    schema: {
+      tags,
+      summary: 'Lines of the carts available to the user, optionally of one cart',
+      querystring: ItemListQuerySchema,
     },
-    async (request) => {
+    item: CartItemSchema,
+    list: (request) => {
       const where = itemFilter(currentUser(request), request.query);
-      return paginate(
-        request,
-        pageOf(request.query),
-        () => countItems(db, where),
-        (limit, offset) => listItems(db, where, limit, offset),
-      );
+      return {
+        count: () => countItems(db, where),
+        rows: (limit, offset) => listItems(db, where, limit, offset),
+      };
     },
-  );
+  });
 
   app.patch(
     '/items/:id/',

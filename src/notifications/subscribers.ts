@@ -8,7 +8,7 @@ import { upstreamAnswer } from '../http/conventions.js';
 import type { NotificationType } from './notifier.js';
 
 /**
- * The WebSocket messages of conventions.md: each event of the bus becomes a message to the
+ * The WebSocket messages of docs/http-contract.md: each event of the bus becomes a message to the
  * users it concerns. Events are published after the change they report has committed, and
  * a message that cannot be sent is logged: the request that caused it answers as it would
  * without notifications.

@@ -17,7 +17,7 @@ export interface Month {
   weeks: number[];
 }
 
-/** The Monday-started UTC weeks that overlap the month (conventions.md "Monthly scores"). */
+/** The Monday-started UTC weeks that overlap the month (docs/http-contract.md "Monthly scores"). */
 export function monthOf(year: number, month: number): Month {
   const start = Date.UTC(year, month - 1, 1);
   const end = Date.UTC(year, month, 1);

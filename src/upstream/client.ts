@@ -21,7 +21,7 @@ import type {
  */
 export type UpstreamKind = 'identity' | 'catalogue' | 'orders';
 
-/** The kind of each route of upstream-erp.md. */
+/** The kind of each route of docs/erp-contract.md. */
 const KINDS = {
   'auth.token': 'identity',
   'auth.refresh': 'identity',
@@ -88,8 +88,8 @@ interface Answer {
 type Accept = number[];
 
 /**
- * The client of upstream-erp.md: a keep-alive pool per kind of call, a timeout per
- * exchange that covers the wait for a connection, and the error mapping of conventions.md.
+ * The client of docs/erp-contract.md: a keep-alive pool per kind of call, a timeout per
+ * exchange that covers the wait for a connection, and the error mapping of docs/http-contract.md.
  * Service-account calls log in lazily and, on a 401, log in again once and repeat the call.
  */
 export class UpstreamClient {
@@ -158,7 +158,7 @@ export class UpstreamClient {
 
   /** false when `password` is not the current one. */
   /**
-   * upstream-erp.md: 400 `invalid_password` is a wrong current password; any other 400 is
+   * docs/erp-contract.md: 400 `invalid_password` is a wrong current password; any other 400 is
    * upstream refusing the new one (its own password policy).
    */
   async changePassword(

@@ -17,7 +17,7 @@ export type FailureKind =
  */
 export type TimeoutPhase = 'queued' | 'waiting for answer';
 
-/** A failed upstream call; the error handler turns it into the answer of conventions.md. */
+/** A failed upstream call; the error handler turns it into the answer of docs/http-contract.md. */
 export class UpstreamFailure extends Error {
   constructor(
     readonly kind: FailureKind,

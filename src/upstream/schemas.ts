@@ -2,7 +2,7 @@ import { Type } from 'typebox';
 import { Nullable } from '../http/schemas.js';
 
 /**
- * The answers of upstream-erp.md that the client checks (src/upstream/shape.ts) before it
+ * The answers of docs/erp-contract.md that the client checks (src/upstream/shape.ts) before it
  * returns them: an answer that does not fit is a `bad_response` failure (502). The routes
  * that pass an answer through use the same schema as their response schema (the catalogue,
  * shipments): Fastify's serializer then writes only the fields listed here, so whatever else

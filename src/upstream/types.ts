@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type * as schemas from './schemas.js';
 
 /**
- * The contract of upstream-erp.md: the shapes the service sends and reads. The ERP simulator
+ * The contract of docs/erp-contract.md: the shapes the service sends and reads. The ERP simulator
  * (erp-simulator/) implements the same types.
  */
 export interface TokenPair {

@@ -21,7 +21,7 @@ describe('the production random source of random controls', () => {
     }
     // Fine-grained: no collisions among 40,000 draws of 53 bits.
     expect(new Set(draws).size).toBe(draws.length);
-    // N = 1 always draws (random() < 1/N), as conventions.md requires.
+    // N = 1 always draws (random() < 1/N), as docs/http-contract.md requires.
     expect(draws.every((x) => x < 1 / 1)).toBe(true);
   });
 });

@@ -110,7 +110,7 @@ async function call(
   return answer;
 }
 
-/** conventions.md: `{"detail", "code"}`, or `{"<field>": ["message", ...]}`. */
+/** docs/http-contract.md: `{"detail", "code"}`, or `{"<field>": ["message", ...]}`. */
 function documented(answer: Answer): boolean {
   // Node's own answer to headers over its limit, before any route: no body.
   if (answer.status === 431) return true;

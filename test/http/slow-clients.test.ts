@@ -201,7 +201,7 @@ describe('slow clients', () => {
     expect(raw.received().match(/HTTP\/1\.1 /g)).toHaveLength(1);
   });
 
-  it('answers what Node refuses before routing in the shape of conventions.md, and closes', async () => {
+  it('answers what Node refuses before routing in the shape of docs/http-contract.md, and closes', async () => {
     const cases: [string, number, string][] = [
       ['NOT HTTP AT ALL\r\n\r\n', 400, 'bad_request'],
       [

@@ -118,7 +118,7 @@ describe('answers', () => {
       ['shipments', () => upstream.shipments(caller, '+49 40 1234567')],
     ];
     for (const [route, read] of offContract) {
-      // A 200 with null is no 404: null is not the answer upstream-erp.md describes either.
+      // A 200 with null is no 404: null is not the answer docs/erp-contract.md describes either.
       for (const body of [{ unexpected: true }, null]) {
         sim.inject(route, { type: 'answer', body });
         const failure = await failureOf(read());
