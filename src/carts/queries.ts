@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { formatDbTimestamp, formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
+import { groupBy } from '../db/pages.js';
 import {
   carts,
   checkouts,
@@ -180,14 +181,4 @@ export function checkoutRecord(row: typeof checkouts.$inferSelect): CheckoutReco
     order_number: row.orderNumber,
     timed_out: row.timedOut,
   };
-}
-
-function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
-  const map = new Map<number, T[]>();
-  for (const row of rows) {
-    const list = map.get(key(row));
-    if (list) list.push(row);
-    else map.set(key(row), [row]);
-  }
-  return map;
 }

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { formatDbTimestamp } from '../clock.js';
 import type { Db } from '../db/client.js';
+import { groupBy } from '../db/pages.js';
 import { controlCarts, controls } from '../db/schema.js';
 import { NotFound } from '../errors.js';
 import { type AuthUser, isStaff } from '../http/auth.js';
@@ -35,13 +36,13 @@ export async function withCarts(db: Db, rows: ControlRow[]): Promise<Control[]> 
           .from(controlCarts)
           .where(inArray(controlCarts.controlId, ids))
           .orderBy(asc(controlCarts.cartId));
-  const byControl = new Map<number, number[]>();
-  for (const link of links) {
-    const list = byControl.get(link.controlId) ?? [];
-    list.push(link.cartId);
-    byControl.set(link.controlId, list);
-  }
-  return rows.map((row) => controlRecord(row, byControl.get(row.id) ?? []));
+  const byControl = groupBy(links, (link) => link.controlId);
+  return rows.map((row) =>
+    controlRecord(
+      row,
+      (byControl.get(row.id) ?? []).map((link) => link.cartId),
+    ),
+  );
 }
 
 /** A customer sees the controls of their own carts; staff and admins see all. */

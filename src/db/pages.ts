@@ -48,3 +48,14 @@ export function tablePage<Table extends PgTable, T>(
     },
   };
 }
+
+/** Rows by a numeric key (a parent's id), for attaching children read in one query. */
+export function groupBy<T>(rows: T[], key: (row: T) => number): Map<number, T[]> {
+  const map = new Map<number, T[]>();
+  for (const row of rows) {
+    const list = map.get(key(row));
+    if (list) list.push(row);
+    else map.set(key(row), [row]);
+  }
+  return map;
+}

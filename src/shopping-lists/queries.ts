@@ -1,7 +1,7 @@
 import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import { formatDbTimestamp } from '../clock.js';
 import type { Db } from '../db/client.js';
-import { type PageSource, tablePage } from '../db/pages.js';
+import { groupBy, type PageSource, tablePage } from '../db/pages.js';
 import { shoppingListItems, shoppingLists } from '../db/schema.js';
 import { NotFound } from '../errors.js';
 import { isTrue, parseOrdering } from '../http/query.js';
@@ -92,12 +92,7 @@ async function withItems(db: Db, rows: ListRow[]): Promise<ShoppingList[]> {
           .from(shoppingListItems)
           .where(inArray(shoppingListItems.shoppingListId, ids))
           .orderBy(asc(shoppingListItems.created), asc(shoppingListItems.id));
-  const byList = new Map<number, ItemRow[]>();
-  for (const item of itemRows) {
-    const list = byList.get(item.shoppingListId);
-    if (list) list.push(item);
-    else byList.set(item.shoppingListId, [item]);
-  }
+  const byList = groupBy(itemRows, (item) => item.shoppingListId);
   return rows.map((row) => ({
     id: row.id,
     name: row.name,
