@@ -1,7 +1,7 @@
 import type { App } from '../deps.js';
 import { currentUser, upstreamToken } from '../http/auth.js';
 import { pagedRoute } from '../http/paged-route.js';
-import { IdParams } from '../http/schemas.js';
+import { IdParamsSchema } from '../http/schemas.js';
 import { checkoutCart } from './checkout.js';
 import { createCart } from './logic.js';
 import { cartFilter, countCarts, getCart, listCarts } from './queries.js';
@@ -90,7 +90,7 @@ export default async function cartRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'One cart, in list form',
-        params: IdParams,
+        params: IdParamsSchema,
         response: { 200: CartListedSchema },
       },
     },
@@ -111,7 +111,7 @@ export default async function cartRoutes(app: App): Promise<void> {
           'a checkout record answers that record. 409 `checkout_in_progress` while another ' +
           'checkout of the cart is in flight (retry). Upstream 503 JSON is passed through ' +
           'and flags the cart with `checkout_availability_error`.',
-        params: IdParams,
+        params: IdParamsSchema,
         body: CheckoutBodySchema,
         response: { 200: CheckoutRecordSchema },
       },

@@ -1,7 +1,12 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
-import { BoolQuery, DateTimeQuery, IntegerQuery, OrderingQuery } from '../http/query.js';
-import { Nullable, Timestamp } from '../http/schemas.js';
+import {
+  BoolQuerySchema,
+  DateTimeQuerySchema,
+  IntegerQuerySchema,
+  OrderingQuery,
+} from '../http/query.js';
+import { Nullable, TimestampSchema } from '../http/schemas.js';
 import { CartItemSchema } from '../items/schemas.js';
 import { OrganizationSchema } from '../organizations/schemas.js';
 
@@ -26,7 +31,7 @@ export type CartCreateBody = Static<typeof CartCreateBodySchema>;
 
 export const CartCreatedSchema = Type.Object({
   id: Type.Integer(),
-  created: Timestamp,
+  created: TimestampSchema,
   customer_order_number: Type.String(),
   order_mark: Type.String(),
   organization: Type.String({ description: 'organization_id' }),
@@ -38,7 +43,7 @@ export type CartCreated = Static<typeof CartCreatedSchema>;
 export const CheckoutRecordSchema = Type.Object({
   id: Type.Integer(),
   cart: Type.Integer(),
-  created: Timestamp,
+  created: TimestampSchema,
   order_id: Type.String(),
   order_number: Type.String(),
   timed_out: Type.Boolean({ description: 'Upstream was saturated and queued the order' }),
@@ -52,8 +57,8 @@ export const CartListedSchema = Type.Object({
   id: Type.Integer(),
   checkout: Nullable(CheckoutRecordSchema),
   controls: Type.Array(Type.Integer(), { description: 'ids of the controls holding the cart' }),
-  created: Timestamp,
-  last_activity: Timestamp,
+  created: TimestampSchema,
+  last_activity: TimestampSchema,
   customer_order_number: Type.String(),
   order_mark: Type.String(),
   reference: Nullable(Type.String()),
@@ -61,7 +66,9 @@ export const CartListedSchema = Type.Object({
   items_count: Type.Integer(),
   total_quantity: Type.Integer(),
   organization: OrganizationSchema,
-  store: Nullable(Type.Object({ created: Timestamp, gln: Type.String(), id: Type.Integer() })),
+  store: Nullable(
+    Type.Object({ created: TimestampSchema, gln: Type.String(), id: Type.Integer() }),
+  ),
   user: Type.Object({
     email: Type.String(),
     first_name: Type.String(),
@@ -70,7 +77,7 @@ export const CartListedSchema = Type.Object({
     username: Type.String(),
   }),
   checkout_availability_error: Type.Boolean(),
-  checkout_availability_error_at: Nullable(Timestamp),
+  checkout_availability_error_at: Nullable(TimestampSchema),
   has_unlimited_credit: Type.Boolean(),
 });
 export type CartListed = Static<typeof CartListedSchema>;
@@ -84,15 +91,15 @@ export const ORDERING_KEYS = [
 
 /** The filters of the cart list, stats and time series (properties, not a schema). */
 export const cartFilterFields = {
-  active: Type.Optional(BoolQuery),
-  created_after: Type.Optional(DateTimeQuery),
-  created_before: Type.Optional(DateTimeQuery),
-  checkout: Type.Optional(BoolQuery),
+  active: Type.Optional(BoolQuerySchema),
+  created_after: Type.Optional(DateTimeQuerySchema),
+  created_before: Type.Optional(DateTimeQuerySchema),
+  checkout: Type.Optional(BoolQuerySchema),
   gln: Type.Optional(Type.String({ maxLength: 64 })),
-  exclude_warehouse: Type.Optional(BoolQuery),
-  checkout_availability_error: Type.Optional(BoolQuery),
-  each_user: Type.Optional(BoolQuery),
-  user: Type.Optional(IntegerQuery),
+  exclude_warehouse: Type.Optional(BoolQuerySchema),
+  checkout_availability_error: Type.Optional(BoolQuerySchema),
+  each_user: Type.Optional(BoolQuerySchema),
+  user: Type.Optional(IntegerQuerySchema),
 };
 
 export const CartListQuerySchema = Type.Object({
@@ -127,6 +134,6 @@ export const TimeSeriesQuerySchema = Type.Object({
 export type TimeSeriesQuery = Static<typeof TimeSeriesQuerySchema>;
 
 export const TimeSeriesSchema = Type.Array(
-  Type.Object({ total: Type.Integer(), interval: Timestamp }),
+  Type.Object({ total: Type.Integer(), interval: TimestampSchema }),
 );
 export type TimeSeries = Static<typeof TimeSeriesSchema>;

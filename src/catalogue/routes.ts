@@ -2,12 +2,12 @@ import type { App } from '../deps.js';
 import { requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import {
-  ArticleParams,
-  CategoryTrees,
-  Product,
-  ProductPrice,
-  ProductStock,
-  StockQuery,
+  ArticleParamsSchema,
+  CategoryTreesSchema,
+  ProductPriceSchema,
+  ProductSchema,
+  ProductStockSchema,
+  StockQuerySchema,
 } from './schemas.js';
 
 const tags = ['catalogue'];
@@ -33,8 +33,8 @@ export default async function catalogueRoutes(app: App): Promise<void> {
         security,
         summary: 'A product, from the upstream system',
         description: LIVE,
-        params: ArticleParams,
-        response: { 200: Product },
+        params: ArticleParamsSchema,
+        response: { 200: ProductSchema },
       },
     },
     async (request) => {
@@ -53,8 +53,8 @@ export default async function catalogueRoutes(app: App): Promise<void> {
         security,
         summary: "The caller's price of a product (prices are customer-specific)",
         description: LIVE,
-        params: ArticleParams,
-        response: { 200: ProductPrice },
+        params: ArticleParamsSchema,
+        response: { 200: ProductPriceSchema },
       },
     },
     async (request) => {
@@ -73,9 +73,9 @@ export default async function catalogueRoutes(app: App): Promise<void> {
         security,
         summary: 'Stock of a product at a location',
         description: `\`location_id\` is required (400 on \`location_id\` when missing or blank; surrounding spaces are dropped). A location that does not stock the product answers 200 with \`stocked: false\`. ${LIVE}`,
-        params: ArticleParams,
-        querystring: StockQuery,
-        response: { 200: ProductStock },
+        params: ArticleParamsSchema,
+        querystring: StockQuerySchema,
+        response: { 200: ProductStockSchema },
       },
     },
     async (request) => {
@@ -101,7 +101,7 @@ export default async function catalogueRoutes(app: App): Promise<void> {
           'upstream refuses it), otherwise with the service account. Nodes carry `id`, ' +
           '`name`, `slug` and, where upstream gives them, `sort` and `children`; leaves have ' +
           'no `children`. Upstream failures: 502, 503, 504 as for products.',
-        response: { 200: CategoryTrees },
+        response: { 200: CategoryTreesSchema },
       },
     },
     async (request) => {

@@ -5,13 +5,18 @@ import { Type } from 'typebox';
  * the client. They are response schemas: Fastify's serializer writes only the fields listed
  * there, so whatever else upstream sends never reaches a client.
  */
-export { CategoryTrees, Product, ProductPrice, ProductStock } from '../upstream/schemas.js';
+export {
+  CategoryTreesSchema,
+  ProductPriceSchema,
+  ProductSchema,
+  ProductStockSchema,
+} from '../upstream/schemas.js';
 
-export const ArticleParams = Type.Object({
+export const ArticleParamsSchema = Type.Object({
   article_number: Type.String({ minLength: 1, maxLength: 64 }),
 });
 
-export const StockQuery = Type.Object({
+export const StockQuerySchema = Type.Object({
   location_id: Type.String({
     maxLength: 64,
     description: 'The location of the store (its GLN) or a warehouse',

@@ -1,7 +1,7 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { pagedRoute } from '../http/paged-route.js';
-import { IdParams } from '../http/schemas.js';
+import { IdParamsSchema } from '../http/schemas.js';
 import { createControl, verifyControl } from './logic.js';
 import { controlFilter, countControls, getControl, listControls } from './queries.js';
 import {
@@ -63,7 +63,7 @@ export default async function controlsRoutes(app: App): Promise<void> {
           'The answer is the update form of interface.md: `cart` (the lowest cart id of the ' +
           'control, or null) in place of `carts`, and no `store` or `controller`; ' +
           '`GET controls/{id}/` gives the full form.',
-        params: IdParams,
+        params: IdParamsSchema,
         body: ControlUpdateBodySchema,
         response: { 200: ControlUpdatedSchema },
       },
@@ -109,7 +109,7 @@ export default async function controlsRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'One control (customers: only their own)',
-        params: IdParams,
+        params: IdParamsSchema,
         response: { 200: ControlSchema },
       },
     },

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
-import { BoolQuery, IntegerQuery, OrderingQuery } from '../http/query.js';
-import { Nullable, Timestamp } from '../http/schemas.js';
+import { BoolQuerySchema, IntegerQuerySchema, OrderingQuery } from '../http/query.js';
+import { Nullable, TimestampSchema } from '../http/schemas.js';
 
 /** Ids are 32-bit: a larger number can name no row (and would overflow the column). */
 const idRange = { minimum: 1, maximum: 2_147_483_647 };
@@ -25,8 +25,8 @@ export const ControlUpdateBodySchema = Type.Object({
 /** The properties the create and the update forms share (not a schema). */
 const commonFields = {
   id: Type.Integer(),
-  created: Timestamp,
-  verified_at: Nullable(Timestamp),
+  created: TimestampSchema,
+  verified_at: Nullable(TimestampSchema),
   is_random: Type.Boolean(),
   status: ControlStatusSchema,
   user: Type.Integer({ description: 'id of the user the control refers to' }),
@@ -54,9 +54,9 @@ export const ORDERING_KEYS = ['created'] as const;
 
 export const ControlListQuerySchema = Type.Object({
   status: Type.Optional(ControlStatusSchema),
-  store: Type.Optional(IntegerQuery),
-  user: Type.Optional(IntegerQuery),
-  is_random: Type.Optional(BoolQuery),
+  store: Type.Optional(IntegerQuerySchema),
+  user: Type.Optional(IntegerQuerySchema),
+  is_random: Type.Optional(BoolQuerySchema),
   ordering: Type.Optional(OrderingQuery(ORDERING_KEYS)),
   ...PageQuery,
 });

@@ -4,7 +4,7 @@ import { parseTimestampParts } from '../clock.js';
 import { errors } from './errors.js';
 
 /** Boolean query values of docs/http-contract.md; anything else is a 400 on that parameter. */
-export const BoolQuery = Type.Union(
+export const BoolQuerySchema = Type.Union(
   ['True', 'False', 'true', 'false', '1', '0'].map((v) => Type.Literal(v)),
   { description: 'True, False, true, false, 1 or 0' },
 );
@@ -12,12 +12,12 @@ export const BoolQuery = Type.Union(
 export const isTrue = (value: string | undefined): boolean | undefined =>
   value === undefined ? undefined : value === 'True' || value === 'true' || value === '1';
 
-export const DateTimeQuery = Type.String({
+export const DateTimeQuerySchema = Type.String({
   description: 'ISO 8601 date (midnight UTC) or date-time with a zone, in years 0001 to 9999 (UTC)',
   examples: ['2026-03-01', '2026-03-01T09:15:02Z'],
 });
 
-export const IntegerQuery = Type.String({
+export const IntegerQuerySchema = Type.String({
   pattern: '^[0-9]{1,9}$',
   errorMessage: 'A valid integer is required.',
 });

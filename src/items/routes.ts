@@ -1,7 +1,7 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { pagedRoute } from '../http/paged-route.js';
-import { IdParams } from '../http/schemas.js';
+import { IdParamsSchema } from '../http/schemas.js';
 import { addItem, deleteItem, setItemQuantity } from './logic.js';
 import { countItems, itemFilter, listItems } from './queries.js';
 import {
@@ -66,7 +66,7 @@ export default async function itemRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: "Change a line's quantity",
-        params: IdParams,
+        params: IdParamsSchema,
         body: ItemUpdateBodySchema,
         response: { 200: CartItemSchema },
       },
@@ -83,7 +83,7 @@ export default async function itemRoutes(app: App): Promise<void> {
 
   app.delete(
     '/items/:id/',
-    { schema: { tags, summary: 'Remove a line from a cart', params: IdParams } },
+    { schema: { tags, summary: 'Remove a line from a cart', params: IdParamsSchema } },
     async (request, reply) => {
       await deleteItem(db, currentUser(request), Number(request.params.id), clock.nowMicros());
       return reply.code(204).send();

@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
-import { IntegerQuery } from '../http/query.js';
-import { Timestamp } from '../http/schemas.js';
+import { IntegerQuerySchema } from '../http/query.js';
+import { TimestampSchema } from '../http/schemas.js';
 
 export const MAX_QUANTITY = 1_000_000;
 
@@ -12,7 +12,7 @@ export const CartItemSchema = Type.Object({
   cart: Type.Integer(),
   part_number: Type.String(),
   quantity: Type.Integer(),
-  created: Timestamp,
+  created: TimestampSchema,
 });
 export type CartItem = Static<typeof CartItemSchema>;
 
@@ -26,7 +26,7 @@ export type ItemCreateBody = Static<typeof ItemCreateBodySchema>;
 export const ItemUpdateBodySchema = Type.Object({ quantity: QuantitySchema });
 
 export const ItemListQuerySchema = Type.Object({
-  cart: Type.Optional(IntegerQuery),
+  cart: Type.Optional(IntegerQuerySchema),
   ...PageQuery,
 });
 export type ItemListQuery = Static<typeof ItemListQuerySchema>;

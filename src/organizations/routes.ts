@@ -6,7 +6,7 @@ import { isTrue } from '../http/query.js';
 import { requireMembership, setFavorite } from './logic.js';
 import { memberOrganizations } from './queries.js';
 import {
-  CreditAnswer,
+  CreditAnswerSchema,
   OrganizationListQuerySchema,
   OrganizationParamsSchema,
   OrganizationSchema,
@@ -75,7 +75,7 @@ export default async function organizationsRoutes(app: App): Promise<void> {
           'not a member of (locally) is 404 without asking upstream; 404 too when upstream ' +
           'does not know it. Upstream failures: 502, 503, 504.',
         params: OrganizationParamsSchema,
-        response: { 200: CreditAnswer },
+        response: { 200: CreditAnswerSchema },
       },
     },
     async (request) => {

@@ -1,12 +1,12 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
-import { BoolQuery } from '../http/query.js';
-import { Timestamp } from '../http/schemas.js';
+import { BoolQuerySchema } from '../http/query.js';
+import { TimestampSchema } from '../http/schemas.js';
 
 export const OrganizationSchema = Type.Object({
   id: Type.Integer(),
   code: Type.String(),
-  created: Timestamp,
+  created: TimestampSchema,
   name: Type.String(),
   organization_id: Type.String(),
   parent_code: Type.String(),
@@ -14,7 +14,7 @@ export const OrganizationSchema = Type.Object({
 export type Organization = Static<typeof OrganizationSchema>;
 
 export const OrganizationListQuerySchema = Type.Object({
-  favorites: Type.Optional(BoolQuery),
+  favorites: Type.Optional(BoolQuerySchema),
   ...PageQuery,
 });
 
@@ -22,6 +22,6 @@ export const OrganizationParamsSchema = Type.Object({
   organization_id: Type.String({ minLength: 1, maxLength: 128 }),
 });
 
-export const CreditAnswer = Type.Object({
+export const CreditAnswerSchema = Type.Object({
   credit: Type.Boolean({ description: "The user's credit status in that organization" }),
 });

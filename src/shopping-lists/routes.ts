@@ -1,7 +1,7 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { pagedRoute } from '../http/paged-route.js';
-import { IdParams } from '../http/schemas.js';
+import { IdParamsSchema } from '../http/schemas.js';
 import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from './logic.js';
 import { findItem, findList, userItems, userLists } from './queries.js';
 import {
@@ -67,7 +67,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         tags,
         summary: 'One shopping list with its items',
         description: PERSONAL,
-        params: IdParams,
+        params: IdParamsSchema,
         response: { 200: ShoppingListSchema },
       },
     },
@@ -86,7 +86,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
           `\`cart\` is the id of one of the user's own carts (any state), or null to unlink. ` +
           `A linked list no longer counts as \`to_ckeckin\`. Answers 200 with the list. ` +
           `${NAMES} ${PERSONAL}`,
-        params: IdParams,
+        params: IdParamsSchema,
         body: ShoppingListUpdateBodySchema,
         response: { 200: ShoppingListSchema },
       },
@@ -102,7 +102,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         tags,
         summary: 'Delete a shopping list and its items',
         description: `Answers 204. ${PERSONAL}`,
-        params: IdParams,
+        params: IdParamsSchema,
       },
     },
     async (request, reply) => {
@@ -160,7 +160,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         tags,
         summary: 'One shopping list item',
         description: PERSONAL,
-        params: IdParams,
+        params: IdParamsSchema,
         response: { 200: ShoppingListItemSchema },
       },
     },
@@ -176,7 +176,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         description:
           'Answers 200 with the item. An item cannot be moved to another list ' +
           `(\`shopping_list\` is ignored here). ${NAMES} ${PERSONAL}`,
-        params: IdParams,
+        params: IdParamsSchema,
         body: ShoppingListItemUpdateBodySchema,
         response: { 200: ShoppingListItemSchema },
       },
@@ -192,7 +192,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         tags,
         summary: 'Remove an item from its list',
         description: `Answers 204. ${PERSONAL}`,
-        params: IdParams,
+        params: IdParamsSchema,
       },
     },
     async (request, reply) => {

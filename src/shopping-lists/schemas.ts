@@ -1,7 +1,7 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
-import { BoolQuery, IntegerQuery, OrderingQuery } from '../http/query.js';
-import { Nullable, Timestamp } from '../http/schemas.js';
+import { BoolQuerySchema, IntegerQuerySchema, OrderingQuery } from '../http/query.js';
+import { Nullable, TimestampSchema } from '../http/schemas.js';
 
 export const MAX_NAME_LENGTH = 200;
 export const MAX_QUANTITY = 1_000_000;
@@ -19,7 +19,7 @@ export const ShoppingListItemSchema = Type.Object({
   name: Type.String(),
   quantity: Type.Integer(),
   scanned: Type.Boolean(),
-  created: Timestamp,
+  created: TimestampSchema,
 });
 export type ShoppingListItem = Static<typeof ShoppingListItemSchema>;
 
@@ -27,7 +27,7 @@ export const ShoppingListSchema = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   items: Type.Array(ShoppingListItemSchema, { description: 'oldest first' }),
-  created: Timestamp,
+  created: TimestampSchema,
 });
 export type ShoppingList = Static<typeof ShoppingListSchema>;
 
@@ -35,7 +35,7 @@ export const ORDERING_KEYS = ['created', 'name'] as const;
 
 export const ShoppingListQuerySchema = Type.Object({
   /** Spelled so by the interface. True: no cart and at least one item; False: the others. */
-  to_ckeckin: Type.Optional(BoolQuery),
+  to_ckeckin: Type.Optional(BoolQuerySchema),
   ordering: Type.Optional(OrderingQuery(ORDERING_KEYS)),
   ...PageQuery,
 });
@@ -52,7 +52,7 @@ export const ShoppingListUpdateBodySchema = Type.Object({
 export type ShoppingListUpdateBody = Static<typeof ShoppingListUpdateBodySchema>;
 
 export const ShoppingListItemQuerySchema = Type.Object({
-  shopping_list: Type.Optional(IntegerQuery),
+  shopping_list: Type.Optional(IntegerQuerySchema),
   ...PageQuery,
 });
 

@@ -1,6 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
-import { Nullable, Timestamp } from '../http/schemas.js';
+import { Nullable, TimestampSchema } from '../http/schemas.js';
 
 export const WEEKDAYS = [
   'monday',
@@ -26,7 +26,7 @@ export const StoreSchema = Type.Object({
   carts_for_random_control: Type.Integer({
     description: 'N: a checkout draws a random control with probability 1/N; 0 disables',
   }),
-  created: Timestamp,
+  created: TimestampSchema,
 });
 export type Store = Static<typeof StoreSchema>;
 

@@ -43,12 +43,12 @@ type Route = keyof typeof KINDS;
 
 /** Answers checked against the contract before they are returned (unusable: `bad_response`). */
 const checks = {
-  product: shapeCheck(schemas.Product, 'products.get'),
-  price: shapeCheck(schemas.ProductPrice, 'products.price'),
-  stock: shapeCheck(schemas.ProductStock, 'products.stock'),
-  categories: shapeCheck(schemas.CategoryTrees, 'categories'),
-  credit: shapeCheck(schemas.CreditAnswer, 'credit'),
-  shipments: shapeCheck(schemas.Shipments, 'shipments'),
+  product: shapeCheck(schemas.ProductSchema, 'products.get'),
+  price: shapeCheck(schemas.ProductPriceSchema, 'products.price'),
+  stock: shapeCheck(schemas.ProductStockSchema, 'products.stock'),
+  categories: shapeCheck(schemas.CategoryTreesSchema, 'categories'),
+  credit: shapeCheck(schemas.CreditAnswerSchema, 'credit'),
+  shipments: shapeCheck(schemas.ShipmentsSchema, 'shipments'),
 };
 
 /** 32 in all, as many as the single pool had before calls were split by kind. */

@@ -13,9 +13,9 @@ const Decimal = (description?: string) =>
   Type.String({ description: description ?? 'Decimal amount as a string, e.g. "12.90"' });
 
 /** Arrays the contract does not describe further: passed through as upstream sends them. */
-const AnyArray = Type.Array(Type.Unknown());
+const AnyArraySchema = Type.Array(Type.Unknown());
 
-export const Product = Type.Object({
+export const ProductSchema = Type.Object({
   id: Type.String(),
   product_id: Type.String(),
   article_number: Type.String(),
@@ -28,9 +28,9 @@ export const Product = Type.Object({
   product_slug: Type.String(),
   variant_slug: Type.String(),
   assortment_ids: Type.Array(Type.String()),
-  campaign_ids: AnyArray,
-  classifications: AnyArray,
-  assets: AnyArray,
+  campaign_ids: AnyArraySchema,
+  classifications: AnyArraySchema,
+  assets: AnyArraySchema,
   filter_tags: Type.Array(Type.String()),
   images: Type.Array(Type.Object({ asset_url: Type.String(), asset_type: Type.String() })),
   attributes: Type.Array(
@@ -43,7 +43,7 @@ export const Product = Type.Object({
   ),
 });
 
-export const ProductPrice = Type.Object({
+export const ProductPriceSchema = Type.Object({
   article_number: Type.String(),
   net_price: Decimal(),
   price_type: Type.String(),
@@ -67,12 +67,12 @@ export const ProductPrice = Type.Object({
   alloying_amount: Decimal(),
 });
 
-export const ProductStock = Type.Object({
+export const ProductStockSchema = Type.Object({
   location_id: Type.String(),
   availability_date: Nullable(Type.String()),
   availability_date_iso: Nullable(Type.String()),
   quantity: Type.Integer(),
-  sub_availabilities: AnyArray,
+  sub_availabilities: AnyArraySchema,
   order_multiple: Type.Integer(),
   stocked: Type.Boolean(),
   available_from_days: Nullable(Type.Integer()),
@@ -81,7 +81,7 @@ export const ProductStock = Type.Object({
 });
 
 /** A category tree node; leaves have no `children`. Recursive through `$ref`. */
-export const Category = Type.Cyclic(
+export const CategorySchema = Type.Cyclic(
   {
     CatalogueCategory: Type.Object({
       id: Type.String(),
@@ -94,9 +94,9 @@ export const Category = Type.Cyclic(
   'CatalogueCategory',
 );
 
-export const CategoryTrees = Type.Array(Category);
+export const CategoryTreesSchema = Type.Array(CategorySchema);
 
-export const Shipment = Type.Object({
+export const ShipmentSchema = Type.Object({
   RefNo: Type.String(),
   YourRefNo: Type.String(),
   SId: Type.String(),
@@ -108,7 +108,7 @@ export const Shipment = Type.Object({
   SStatusDTime: Type.String({ description: '`YYYY-MM-DD HH:MM`' }),
 });
 
-export const Shipments = Type.Array(Shipment);
+export const ShipmentsSchema = Type.Array(ShipmentSchema);
 
 /** The user's credit status in an organization. */
-export const CreditAnswer = Type.Object({ credit: Type.Boolean() });
+export const CreditAnswerSchema = Type.Object({ credit: Type.Boolean() });

@@ -48,9 +48,9 @@ export interface OrderAnswer {
 }
 
 /** The answers the client checks against the schemas of ./schemas.ts before returning them. */
-export type Product = Static<typeof schemas.Product>;
-export type ProductPrice = Static<typeof schemas.ProductPrice>;
-export type ProductStock = Static<typeof schemas.ProductStock>;
-export type Category = Static<typeof schemas.Category>;
-export type Shipment = Static<typeof schemas.Shipment>;
-export type CreditAnswer = Static<typeof schemas.CreditAnswer>;
+export type Product = Static<typeof schemas.ProductSchema>;
+export type ProductPrice = Static<typeof schemas.ProductPriceSchema>;
+export type ProductStock = Static<typeof schemas.ProductStockSchema>;
+export type Category = Static<typeof schemas.CategorySchema>;
+export type Shipment = Static<typeof schemas.ShipmentSchema>;
+export type CreditAnswer = Static<typeof schemas.CreditAnswerSchema>;

@@ -19,7 +19,7 @@ import {
   RequestLinkBodySchema,
   RestoreCodeBodySchema,
   RestoreLinkBodySchema,
-  Shipments,
+  ShipmentsSchema,
 } from './schemas.js';
 import { limitBy } from './throttle.js';
 
@@ -93,7 +93,7 @@ export default async function userRoutes(app: App): Promise<void> {
           "as for `categories/`: with the caller's `Authorization-Upstream` token when sent, " +
           'otherwise with the service account. No telephone number: 200 `[]`. Upstream ' +
           'failures: 502, 503, 504.',
-        response: { 200: Shipments },
+        response: { 200: ShipmentsSchema },
       },
     },
     async (request) => {

@@ -17,7 +17,7 @@ export const ChangePasswordBodySchema = Type.Object({
 export const ChangePasswordAnswerSchema = Type.Object({ detail: Type.String() });
 
 /** Passed through as upstream answers them, checked by the client. */
-export { Shipment, Shipments } from '../upstream/schemas.js';
+export { ShipmentSchema, ShipmentsSchema } from '../upstream/schemas.js';
 
 const UsernameSchema = Type.String({ minLength: 1, maxLength: 150 });
 
