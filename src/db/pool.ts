@@ -1,7 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { isConnectionLost, RequestAborted } from './errors.js';
-import { requestSignal } from './scope.js';
+import { requestScope } from './scope.js';
 
 /**
  * The PostgreSQL pool, made to survive an unreliable server: a restart, a cut connection,
@@ -168,7 +168,8 @@ export class GuardedPool extends pg.Pool {
   // biome-ignore lint/suspicious/noExplicitAny: pg-pool's overloads (its own query uses the callback form)
   override connect(callback?: any): any {
     if (callback) return super.connect(callback);
-    return this.acquire();
+    // drizzle takes a connection of its own only for a transaction.
+    return this.acquire(true);
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: pg-pool's overloads
@@ -179,11 +180,18 @@ export class GuardedPool extends pg.Pool {
     return isWrite(config) ? this.writeOnce(config, values) : this.readOnce(config, values);
   }
 
-  /** A connection for the request being served, unless its client has gone away. */
-  private async acquire(): Promise<pg.PoolClient> {
-    const signal = requestSignal();
-    if (signal?.aborted) throw new RequestAborted();
+  /**
+   * A connection for the request being served, unless its client has gone away before the
+   * request started to write. `write`: the connection is for a transaction or a write, after
+   * which the request's work is no longer abandoned.
+   */
+  private async acquire(write: boolean): Promise<pg.PoolClient> {
+    const scope = requestScope();
+    const abortable = scope && !scope.writing ? scope.signal : undefined;
+    if (abortable?.aborted) throw new RequestAborted();
+    if (scope && write) scope.writing = true;
     const pending = super.connect().then(releasedWhenLost);
+    const signal = abortable;
     if (!signal) return pending;
     return new Promise<pg.PoolClient>((resolve, reject) => {
       const onAbort = () => {
@@ -208,7 +216,7 @@ export class GuardedPool extends pg.Pool {
   }
 
   private async readOnce(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
-    const client = await this.acquire();
+    const client = await this.acquire(false);
     try {
       const result = await client.query(config as string, values);
       client.release();
@@ -222,7 +230,7 @@ export class GuardedPool extends pg.Pool {
 
   /** One write statement in a transaction of its own, so its commit can be verified. */
   private async writeOnce(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
-    const client = await this.acquire();
+    const client = await this.acquire(true);
     try {
       await client.query('begin');
       const result = await client.query(config as string, values);

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { runForRequest } from '../db/scope.js';
+import { type RequestScope, runForRequest } from '../db/scope.js';
 
-const signals = new WeakMap<FastifyRequest, AbortSignal>();
+const scopes = new WeakMap<FastifyRequest, RequestScope>();
 
 /**
  * Each request runs with a signal that aborts when its client goes away before the answer
@@ -15,12 +15,13 @@ export function installRequestScope(app: FastifyInstance): void {
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) controller.abort();
     });
-    signals.set(request, controller.signal);
-    runForRequest(controller.signal, done);
+    const scope: RequestScope = { signal: controller.signal, writing: false };
+    scopes.set(request, scope);
+    runForRequest(scope, done);
   });
   app.addHook('preHandler', (request, _reply, done) => {
-    const signal = signals.get(request);
-    if (signal) runForRequest(signal, done);
+    const scope = scopes.get(request);
+    if (scope) runForRequest(scope, done);
     else done();
   });
 }
