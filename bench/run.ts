@@ -123,7 +123,7 @@ async function bench(url: string) {
     const floor = hasFloor
       ? await load(`http://127.0.0.1:${floorPort}`, name, planFile)
       : undefined;
-    const ratio = floor ? figures.rps / floor.rps : undefined;
+    const ratio = floor?.rps ? figures.rps / floor.rps : undefined;
     rows.push({ scenario: name, service: figures, floor, ratio, peakRssMb });
     console.log(
       `| ${name} | ${Math.round(figures.rps)} | ${figures.p50} | ${figures.p99} | ` +
