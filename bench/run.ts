@@ -1,136 +1,329 @@
 /**
- * `npm run bench`: throughput and latency of the hot paths, measured with autocannon against
- * the real app on a local port (embedded database, or BENCH_DATABASE_URL for PostgreSQL).
- * Server and load share the machine: compare runs on the same machine only.
+ * `npm run bench` (docs: the report of issue 9). On the PostgreSQL server of BENCH_DATABASE_URL:
+ * a scratch database, migrated and seeded to BENCH_SCALE carts (bench/seed.ts); the service
+ * started as production starts it, the ERP simulator and the floor (bench/floor.ts) each in
+ * its own process; every scenario driven by autocannon in a process of its own (bench/load.ts)
+ * against the service, then the floor; then the data checked; the scratch database dropped.
+ * Prints one table and writes the figures to bench/results/latest.json.
+ * BENCH_SEED_ONLY=1: seed (timed) and stop.
  */
-import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { promisify } from 'node:util';
+import { createSigner } from 'fast-jwt';
 import pg from 'pg';
-import { DEMO_SERVICE_ACCOUNT, DEMO_STORE_GLNS, DEMO_USERS } from '../erp-simulator/data.js';
-import { startSimulator } from '../erp-simulator/server.js';
-import { buildApp } from '../src/app.js';
-import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
+import { DEMO_SERVICE_ACCOUNT } from '../erp-simulator/data.js';
 import { openDatabase } from '../src/db/client.js';
-import { stores } from '../src/db/schema.js';
-import { UpstreamClient } from '../src/upstream/client.js';
+import type { Plan } from './load.js';
+import { CUSTOMERS, cartOf, STAFF_ID, STORES, seed, storeGln } from './seed.js';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const SERVER = process.env.BENCH_DATABASE_URL;
+const SCALE = Math.floor(Number(process.env.BENCH_SCALE ?? 1_000_000));
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const POOL_SIZE = 10;
+const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
+const RESULTS = 'bench/results/latest.json';
+
+/** Scenario name, and whether the floor does the same work. */
+const SCENARIOS: [string, boolean][] = [
+  ['GET carts/{id}/', true],
+  ['POST items/', true],
+  ['GET carts/ (customer)', true],
+  ['GET carts/ (staff)', true],
+  ['GET carts/?gln= (staff)', true],
+  ['carts/stats/ (customer)', true],
+  ['carts/stats/ (staff)', true],
+  ['carts/time-series/?interval=D (customer)', true],
+  ['carts/time-series/?interval=D (staff)', true],
+  ['PATCH carts/{id}/checkout/', false],
+  ['GET /healthz', false],
+];
+
+interface Figures {
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+}
+
+const children: ChildProcess[] = [];
 
 async function main(): Promise<void> {
-  const sim = await startSimulator();
-  const server = process.env.BENCH_DATABASE_URL;
-  // A database of its own on that server, dropped afterwards: the bench writes rows.
-  const scratch = server ? await createScratchDatabase(server) : undefined;
-  const database = await openDatabase(scratch ? { url: scratch.url, poolSize: 20 } : {});
+  if (!SERVER) throw new Error('BENCH_DATABASE_URL is required (a PostgreSQL server URL)');
+  const scratch = await createScratchDatabase(SERVER);
+  try {
+    await bench(scratch.url);
+  } finally {
+    for (const child of children) child.kill('SIGTERM');
+    await scratch.drop();
+  }
+}
+
+async function bench(url: string) {
+  console.log(`scratch database; ${SCALE} carts`);
+  const database = await openDatabase({ url });
   await database.migrate();
-  const config = loadConfig({
-    DATABASE_URL: 'memory://',
-    JWT_SECRET: 'bench-secret-bench-secret',
-    LOG_LEVEL: 'silent',
-    UPSTREAM_URL: sim.url,
+  await database.close();
+  const seedStart = performance.now();
+  await seed(url, SCALE, console.log);
+  const seedSeconds = (performance.now() - seedStart) / 1000;
+  console.log(`seeded in ${seedSeconds.toFixed(1)} s`);
+  if (process.env.BENCH_SEED_ONLY === '1') return;
+
+  const [simPort, servicePort, floorPort] = [await freePort(), await freePort(), await freePort()];
+  const sim = `http://127.0.0.1:${simPort}`;
+  start('node', ['--import', 'tsx', 'erp-simulator/main.ts'], { PORT: String(simPort) });
+  await ready(`${sim}/_sim/orders`);
+  const service = start('node', ['--import', 'tsx', 'src/main.ts'], {
+    NODE_ENV: 'production',
+    DATABASE_URL: url,
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    JWT_SECRET,
+    PORT: String(servicePort),
+    LOG_LEVEL: 'warn',
+    UPSTREAM_URL: sim,
     UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
     UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
   });
-  const upstream = new UpstreamClient({
-    url: sim.url,
-    timeoutMs: 10_000,
-    serviceAccount: DEMO_SERVICE_ACCOUNT,
+  start('node', ['--import', 'tsx', 'bench/floor.ts'], {
+    DATABASE_URL: url,
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    JWT_SECRET,
+    PORT: String(floorPort),
   });
-  const app = await buildApp(
-    { config, database, upstream, clock: systemClock, random: Math.random },
-    { logger: false },
-  );
-  await app.listen({ host: '127.0.0.1', port: 0 });
-  const base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
-  await database.db
-    .insert(stores)
-    .values({ gln: DEMO_STORE_GLNS[0], name: 'Bench store', created: new Date().toISOString() })
-    .onConflictDoNothing();
+  await ready(`http://127.0.0.1:${servicePort}/healthz`);
+  await ready(`http://127.0.0.1:${floorPort}/api/v1/carts/stats/`, true);
 
-  const anna = DEMO_USERS.find((u) => u.username === 'anna')!;
-  const call = async (method: string, path: string, body?: unknown, token?: string) => {
-    const response = await fetch(base + path, {
-      method,
-      headers: {
-        'content-type': 'application/json',
-        ...(token ? { authorization: `Bearer ${token}` } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return response.json() as Promise<any>;
-  };
-  const { token } = await call('POST', '/api/v1/auth/jwt/token/', {
-    username: anna.username,
-    password: anna.password,
-  });
-  let cartId = 0;
-  for (let c = 0; c < 20; c++) {
-    const cart = await call(
-      'POST',
-      '/api/v1/carts/',
-      {
-        store: DEMO_STORE_GLNS[0],
-        organization: 'ORG-1001',
-        customer_order_number: `B-${c}`,
-        order_mark: '',
-      },
-      token,
-    );
-    cartId = cart.id;
-    for (let i = 0; i < 10; i++)
-      await call(
-        'POST',
-        '/api/v1/items/',
-        { cart: cart.id, part_number: `P-${i}`, quantity: 1 },
-        token,
-      );
-  }
-  const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const scenarios = [
-    { name: 'GET /healthz', path: '/healthz', method: 'GET' as const },
-    {
-      name: 'GET carts/ (20 carts x 10 items)',
-      path: '/api/v1/carts/',
-      method: 'GET' as const,
-      headers: auth,
-    },
-    {
-      name: 'GET carts/stats/',
-      path: '/api/v1/carts/stats/',
-      method: 'GET' as const,
-      headers: auth,
-    },
-    {
-      name: 'POST items/ (merge into one line)',
-      path: '/api/v1/items/',
-      method: 'POST' as const,
-      headers: auth,
-      body: JSON.stringify({ cart: cartId, part_number: 'HOT', quantity: 1 }),
-    },
-  ];
-  console.log(`database: ${database.kind}; ${CONNECTIONS} connections, ${DURATION} s each\n`);
-  console.log('| scenario | req/s (mean) | p50 ms | p99 ms | errors/non-2xx |');
-  console.log('|---|---|---|---|---|');
-  for (const s of scenarios) {
-    const result = await autocannon({
-      url: base + s.path,
-      method: s.method,
-      headers: s.headers,
-      body: s.body,
-      connections: CONNECTIONS,
-      duration: DURATION,
-    });
+  const planFile = writePlan();
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  // Checkout records of the run: after the seeded ones.
+  const seededCheckouts = (
+    await client.query('select coalesce(max(id), 0)::int as n from checkouts')
+  ).rows[0].n as number;
+
+  const rows: Record<string, unknown>[] = [];
+  console.log(
+    `\n${SECONDS} s per scenario, 50 connections, pool ${POOL_SIZE}, ${SCALE} carts\n\n` +
+      '| scenario | req/s | p50 ms | p99 ms | non-2xx | floor req/s | ratio | peak RSS MB |\n' +
+      '|---|---|---|---|---|---|---|---|',
+  );
+  const only = process.env.BENCH_ONLY;
+  for (const [name, hasFloor] of SCENARIOS) {
+    if (only && !name.includes(only)) continue;
+    const rss = sampleRss(service.pid!);
+    const figures = await load(`http://127.0.0.1:${servicePort}`, name, planFile);
+    const peakRssMb = rss.stop() / 1024;
+    const floor = hasFloor
+      ? await load(`http://127.0.0.1:${floorPort}`, name, planFile)
+      : undefined;
+    const ratio = floor?.rps ? figures.rps / floor.rps : undefined;
+    rows.push({ scenario: name, service: figures, floor, ratio, peakRssMb });
     console.log(
-      `| ${s.name} | ${Math.round(result.requests.average)} | ${result.latency.p50} | ${result.latency.p99} | ${result.errors}/${result.non2xx} |`,
+      `| ${name} | ${Math.round(figures.rps)} | ${figures.p50} | ${figures.p99} | ` +
+        `${figures.non2xx + figures.errors} | ${floor ? Math.round(floor.rps) : '–'} | ` +
+        `${ratio === undefined ? '–' : ratio.toFixed(2)} | ${peakRssMb.toFixed(0)} |`,
     );
   }
-  await app.close();
-  await upstream.close();
-  await sim.close();
-  await database.close();
-  await scratch?.drop();
+
+  // The data afterwards: counters equal their lines; one checkout record per order upstream.
+  // Requests still in flight when a load stopped finish first: wait until the counts agree
+  // (or have not moved for 5 s).
+  const counts = async () => {
+    const checkouts = (
+      await client.query('select count(*)::int as n from checkouts where id > $1', [
+        seededCheckouts,
+      ])
+    ).rows[0].n as number;
+    const orders = ((await (await fetch(`${sim}/_sim/orders`)).json()) as unknown[]).length;
+    return { checkouts, orders };
+  };
+  let { checkouts, orders } = await counts();
+  for (let still = 0; checkouts !== orders && still < 10; ) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const now = await counts();
+    still = now.checkouts === checkouts && now.orders === orders ? still + 1 : 0;
+    ({ checkouts, orders } = now);
+  }
+  // Orders upstream whose cart has no record: the service drops a request's database work
+  // when its client goes away (src/http/request-scope.ts), so checkouts in flight when a load
+  // stopped can leave a claimed cart whose order was placed; a retry completes it under the
+  // same idempotency key. Each must be such a claimed cart, and no cart may have two orders.
+  const placed = (await (await fetch(`${sim}/_sim/orders`)).json()) as {
+    idempotency_key: string;
+  }[];
+  const orderCarts = placed.map((o) => Number(o.idempotency_key.split('-')[1]));
+  const unrecorded = (
+    await client.query(
+      `select count(*)::int as n, count(*) filter (where c.checkout_started_at is not null
+         and c.checkout_frozen and not c.checked_out)::int as claimed
+       from carts c where c.id = any($1)
+         and not exists (select 1 from checkouts k where k.cart_id = c.id)`,
+      [orderCarts],
+    )
+  ).rows[0] as { n: number; claimed: number };
+  const distinctOrderCarts = new Set(orderCarts).size;
+  const mismatched = (
+    await client.query(
+      `select count(*)::int as n from carts c
+       left join (select cart_id, count(*) as n, sum(quantity) as q from items group by cart_id) i
+         on i.cart_id = c.id
+       where c.items_count <> coalesce(i.n, 0) or c.total_quantity <> coalesce(i.q, 0)`,
+    )
+  ).rows[0].n as number;
+  await client.end();
+  const ok =
+    mismatched === 0 &&
+    distinctOrderCarts === orders &&
+    checkouts + unrecorded.n === orders &&
+    unrecorded.claimed === unrecorded.n;
+  const checks = {
+    cartsWithWrongCounters: mismatched,
+    checkoutsCreated: checkouts,
+    orders,
+    distinctOrderCarts,
+    ordersOfClaimedCartsWithoutRecord: unrecorded.n,
+    ok,
+  };
+  console.log(
+    `\ncarts whose counters differ from their lines: ${mismatched}` +
+      `\ncheckout records created during the run: ${checkouts}; orders upstream: ${orders} ` +
+      `(for ${distinctOrderCarts} carts); orders of carts left claimed without a record by ` +
+      `requests cut off at the end of a load: ${unrecorded.n} (${unrecorded.claimed} claimed)` +
+      (ok ? '\nchecks: OK' : '\nchecks: FAILED'),
+  );
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync(
+    RESULTS,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        scale: SCALE,
+        seconds: SECONDS,
+        connections: 50,
+        poolSize: POOL_SIZE,
+        seedSeconds,
+        scenarios: rows,
+        checks,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  rmSync(planFile);
+  console.log(`figures: ${RESULTS}`);
+  if (!ok) process.exitCode = 1;
+}
+
+/** Tokens for every seeded user and the carts each scenario draws from. */
+function writePlan(): string {
+  const sign = createSigner({ key: JWT_SECRET, algorithm: 'HS256' });
+  const iat = Math.floor(Date.now() / 1000);
+  const token = (id: number) =>
+    sign({
+      sub: String(id),
+      username: `bench-${id}`,
+      iat,
+      exp: iat + 24 * 3600,
+      orig_iat: iat,
+      jti: randomUUID(),
+    });
+  const tokens: Record<string, string> = {};
+  const customers: number[] = [];
+  for (let id = 1; id <= CUSTOMERS; id++) {
+    tokens[id] = token(id);
+    customers.push(id);
+  }
+  const plan: Plan = {
+    tokens,
+    staffToken: token(STAFF_ID),
+    customers,
+    glns: Array.from({ length: STORES }, (_, s) => storeGln(s + 1)),
+    anyCarts: [],
+    itemCarts: [],
+    checkoutCarts: [],
+  };
+  // Up to 20,000 carts per list, spread over the whole id range.
+  const stride = Math.max(1, Math.floor(SCALE / 20_000));
+  for (let i = 1; i <= SCALE; i += stride) {
+    for (let j = i; j < i + 10 && j <= SCALE; j++) {
+      const cart = cartOf(j);
+      if (j === i) plan.anyCarts.push([j, cart.userId, cart.existingPart]);
+      if (cart.open && cart.state < 9) plan.itemCarts.push([j, cart.userId, cart.existingPart]);
+      if (cart.state === 9) plan.checkoutCarts.push([j, cart.userId]);
+    }
+  }
+  // Checkout scenario: distinct carts in random order.
+  plan.checkoutCarts.sort(() => Math.random() - 0.5);
+  mkdirSync('bench/results', { recursive: true });
+  const file = `bench/results/plan-${process.pid}.json`;
+  writeFileSync(file, JSON.stringify(plan));
+  return file;
+}
+
+async function load(base: string, scenario: string, planFile: string): Promise<Figures> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['--import', 'tsx', 'bench/load.ts', base, scenario, planFile],
+    { env: { ...process.env, BENCH_SECONDS: String(SECONDS) }, maxBuffer: 1 << 24 },
+  );
+  return JSON.parse(stdout.trim().split('\n').pop()!) as Figures;
+}
+
+/** The highest VmRSS (kB) of a process while the load runs, sampled every 100 ms. */
+function sampleRss(pid: number) {
+  let peak = 0;
+  const read = () => {
+    const match = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    if (match) peak = Math.max(peak, Number(match[1]));
+  };
+  read();
+  const timer = setInterval(read, 100);
+  return {
+    stop: () => {
+      clearInterval(timer);
+      read();
+      return peak;
+    },
+  };
+}
+
+function start(command: string, args: string[], env: Record<string, string>): ChildProcess {
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  children.push(child);
+  return child;
+}
+
+/** Waits until the URL answers (any status when `anyStatus`, else 2xx). */
+async function ready(url: string, anyStatus = false) {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    try {
+      const response = await fetch(url);
+      if (anyStatus || response.ok) return;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`${url} did not come up`);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 }
 
 async function createScratchDatabase(serverUrl: string) {
@@ -152,5 +345,6 @@ async function createScratchDatabase(serverUrl: string) {
 
 main().catch((error) => {
   console.error(error);
+  for (const child of children) child.kill('SIGTERM');
   process.exit(1);
 });

@@ -1,0 +1,113 @@
+/**
+ * One scenario of load, in its own process (never in a server's event loop):
+ * `tsx bench/load.ts <base url> <scenario> <plan.json>`; BENCH_SECONDS, BENCH_CONNECTIONS.
+ * Each request draws its user and cart from the plan run.ts wrote; prints the figures as JSON.
+ */
+import { readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+
+export interface Plan {
+  /** Token by user id. */
+  tokens: Record<string, string>;
+  staffToken: string;
+  customers: number[];
+  glns: string[];
+  /** Cart id and owner. */
+  anyCarts: [number, number, string][];
+  itemCarts: [number, number, string][];
+  checkoutCarts: [number, number][];
+}
+
+const [base, scenario, planFile] = process.argv.slice(2);
+const plan = JSON.parse(readFileSync(planFile!, 'utf8')) as Plan;
+const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
+const bearer = (token: string) => ({
+  authorization: `Bearer ${token}`,
+  'content-type': 'application/json',
+});
+const customer = () => bearer(plan.tokens[pick(plan.customers)]!);
+const staff = bearer(plan.staffToken);
+
+type Req = { method: 'GET' | 'POST' | 'PATCH'; path: string; headers?: object; body?: string };
+let nextCheckout = 0;
+let nextPart = 0;
+
+const scenarios: Record<string, () => Req> = {
+  'GET carts/{id}/': () => {
+    const [id, owner] = pick(plan.anyCarts);
+    return { method: 'GET', path: `/api/v1/carts/${id}/`, headers: bearer(plan.tokens[owner]!) };
+  },
+  'POST items/': () => {
+    const [cart, owner, existing] = pick(plan.itemCarts);
+    // Half new lines (a part number never used before), half merges into an existing line.
+    const part = Math.random() < 0.5 ? `N-${process.pid}-${Date.now()}-${nextPart++}` : existing;
+    return {
+      method: 'POST',
+      path: '/api/v1/items/',
+      headers: bearer(plan.tokens[owner]!),
+      body: JSON.stringify({ cart, part_number: part, quantity: 1 }),
+    };
+  },
+  'GET carts/ (customer)': () => ({ method: 'GET', path: '/api/v1/carts/', headers: customer() }),
+  'GET carts/ (staff)': () => ({ method: 'GET', path: '/api/v1/carts/', headers: staff }),
+  'GET carts/?gln= (staff)': () => ({
+    method: 'GET',
+    path: `/api/v1/carts/?gln=${pick(plan.glns)}`,
+    headers: staff,
+  }),
+  'carts/stats/ (customer)': () => ({
+    method: 'GET',
+    path: '/api/v1/carts/stats/',
+    headers: customer(),
+  }),
+  'carts/stats/ (staff)': () => ({ method: 'GET', path: '/api/v1/carts/stats/', headers: staff }),
+  'carts/time-series/?interval=D (customer)': () => ({
+    method: 'GET',
+    path: '/api/v1/carts/time-series/?interval=D',
+    headers: customer(),
+  }),
+  'carts/time-series/?interval=D (staff)': () => ({
+    method: 'GET',
+    path: '/api/v1/carts/time-series/?interval=D',
+    headers: staff,
+  }),
+  'PATCH carts/{id}/checkout/': () => {
+    // Distinct open carts, in turn (a wrap-around repeats a checkout: it answers the record).
+    const [id, owner] = plan.checkoutCarts[nextCheckout++ % plan.checkoutCarts.length]!;
+    return {
+      method: 'PATCH',
+      path: `/api/v1/carts/${id}/checkout/`,
+      headers: bearer(plan.tokens[owner]!),
+      body: '{}',
+    };
+  },
+  'GET /healthz': () => ({ method: 'GET', path: '/healthz' }),
+};
+
+const make = scenarios[scenario!];
+if (!make) throw new Error(`unknown scenario ${scenario}`);
+const result = await autocannon({
+  url: base!,
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+  duration: Number(process.env.BENCH_SECONDS ?? 10),
+  requests: [
+    {
+      // biome-ignore lint/suspicious/noExplicitAny: autocannon's request type is loose.
+      setupRequest: (request: any) => ({ ...request, ...make() }),
+    },
+  ],
+});
+process.stdout.write(
+  `${JSON.stringify({
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    requests: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count]),
+    ),
+  })}\n`,
+);

@@ -1,0 +1,133 @@
+/**
+ * Seeds a migrated database to production size with set-based SQL: one INSERT … SELECT per
+ * table over generate_series, secondary indexes dropped during the load and re-created after,
+ * foreign-key triggers off during the load (session_replication_role; needs a superuser),
+ * then VACUUM ANALYZE. Everything is a function of the cart id, so the bench can name carts
+ * without reading them back: see `cartOf` below.
+ */
+import pg from 'pg';
+
+export const CUSTOMERS = 2000;
+export const ORGANIZATIONS = 500;
+export const STORES = 50;
+/** The staff user's id: after the customers. */
+export const STAFF_ID = CUSTOMERS + 1;
+
+export const storeGln = (store: number) => `5${String(store).padStart(12, '0')}`;
+
+/** What the seed makes of cart `i` (1-based), computed the same way as in the SQL. */
+export function cartOf(i: number) {
+  const state = i % 10; // 0–5 checked out (60 %), 6–9 open
+  return {
+    id: i,
+    userId: 1 + (i % CUSTOMERS),
+    open: state >= 6,
+    state,
+    /** A part number the cart has a line of (k = 1). */
+    existingPart: `P-${(i * 7 + 101) % 5000}`,
+  };
+}
+
+const SECONDARY_INDEXES: Record<string, string> = {
+  carts_user_created_idx: 'carts (user_id, created)',
+  carts_created_idx: 'carts (created)',
+  carts_store_idx: 'carts (store_id)',
+  carts_organization_idx: 'carts (organization_id)',
+  carts_last_activity_idx: 'carts (last_activity)',
+  carts_customer_order_number_idx: 'carts (customer_order_number)',
+  carts_items_count_idx: 'carts (items_count)',
+  carts_total_quantity_idx: 'carts (total_quantity)',
+  items_cart_part_number_idx: 'items (cart_id, part_number)',
+  memberships_organization_idx: 'memberships (organization_id)',
+};
+
+export async function seed(url: string, scale: number, log: (line: string) => void) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  const step = async (label: string, statement: string, params: unknown[] = []) => {
+    const started = performance.now();
+    const result = await client.query(statement, params);
+    log(`  ${label}: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    return result;
+  };
+  try {
+    await client.query(`set session_replication_role = replica`);
+    await client.query(`set maintenance_work_mem = '512MB'`);
+    for (const name of Object.keys(SECONDARY_INDEXES)) {
+      await client.query(`drop index if exists ${name}`);
+    }
+    // Carts over two years, in id order; the same expression for items and checkouts.
+    const created = `(now() - interval '1 hour' - (730 * (1 - i::float8 / ${scale})) * interval '1 day')`;
+    const org = `(1 + ((u * 7 + (i % (1 + u % 3)) * 13) % ${ORGANIZATIONS}))`;
+    await step(
+      'organizations',
+      `insert into organizations (id, organization_id, code, name, created)
+       select o, 'ORG-B' || o, (200000 + o)::text, 'Bench organization ' || o, now()
+       from generate_series(1, ${ORGANIZATIONS}) o`,
+    );
+    await step(
+      'stores',
+      `insert into stores (id, gln, name, created)
+       select s, '5' || lpad(s::text, 12, '0'), 'Bench store ' || s, now()
+       from generate_series(1, ${STORES}) s`,
+    );
+    await step(
+      'users',
+      `insert into users (id, username, email, first_name, is_staff, created)
+       select u, 'bench-' || u, 'bench-' || u || '@example.com', 'User ' || u,
+              u = ${STAFF_ID}, now()
+       from generate_series(1, ${STAFF_ID}) u`,
+    );
+    await step(
+      'memberships',
+      `insert into memberships (user_id, organization_id)
+       select u, 1 + ((u * 7 + k * 13) % ${ORGANIZATIONS})
+       from generate_series(1, ${CUSTOMERS}) u, generate_series(0, u % 3) k`,
+    );
+    await step(
+      'carts',
+      `insert into carts (id, user_id, organization_id, store_id, customer_order_number,
+                          created, last_activity, items_count, total_quantity, checked_out)
+       select i, u, ${org}, 1 + (i * 31) % ${STORES}, 'PO-' || i,
+              ${created}, ${created} + interval '10 minutes', 3 + i % 5,
+              (select sum(1 + (i + k) % 4) from generate_series(1, 3 + i % 5) k),
+              i % 10 < 6
+       from generate_series(1, ${scale}) i, lateral (select 1 + i % ${CUSTOMERS} as u) x`,
+    );
+    await step(
+      'items',
+      `insert into items (cart_id, part_number, quantity, created)
+       select i, 'P-' || (i * 7 + k * 101) % 5000, 1 + (i + k) % 4,
+              ${created} + k * interval '1 minute'
+       from generate_series(1, ${scale}) i, generate_series(1, 3 + i % 5) k`,
+    );
+    await step(
+      'checkouts',
+      `insert into checkouts (cart_id, created, order_id, order_number)
+       select i, ${created} + interval '10 minutes', 'seed-' || i, 'SO-SEED-' || i
+       from generate_series(1, ${scale}) i where i % 10 < 6`,
+    );
+    for (const table of ['organizations', 'stores', 'users', 'carts', 'items', 'checkouts']) {
+      await client.query(
+        `select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`,
+      );
+    }
+    await client.query(`set session_replication_role = origin`);
+    const indexes = Object.entries(SECONDARY_INDEXES);
+    const started = performance.now();
+    // Two cores: two index builds at a time, each on its own connection.
+    const pool = new pg.Pool({ connectionString: url, max: 2 });
+    await Promise.all(
+      indexes.map(([name, on]) =>
+        pool.query(
+          `create ${name === 'items_cart_part_number_idx' ? 'unique ' : ''}index ${name} on ${on}`,
+        ),
+      ),
+    );
+    await pool.end();
+    log(`  indexes: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    await step('vacuum analyze', 'vacuum analyze');
+  } finally {
+    await client.end();
+  }
+}
