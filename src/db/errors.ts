@@ -44,39 +44,44 @@ const NETWORK_CODES = new Set([
   'EAI_AGAIN',
   'ECONNABORTED',
 ]);
-// pg and pg-pool report a lost connection and a pool wait that ran out by message only.
-const LOST =
-  /connection terminated|connection ended|not queryable|timeout exceeded when trying to connect|query read timeout|server closed the connection|no answer from the database/i;
+// pg and pg-pool report a lost connection, and a wait or read that ran out, by message only.
+const GONE = /connection terminated|connection ended|not queryable|no answer from the database/i;
+const RAN_OUT =
+  /timeout exceeded when trying to connect|query read timeout|server closed the connection/i;
 
-/** True when the error (or one it wraps: drizzle wraps pg's) means the database is unavailable. */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** The error and those it wraps (drizzle wraps pg's), a few levels deep. */
+function* causes(error: unknown): Generator<unknown> {
   for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    yield e;
+  }
+}
+
+const codeOf = (e: unknown) => {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === 'string' ? code : undefined;
+};
+
+/** True when the error (or one it wraps) means the database is unavailable. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  for (const e of causes(error)) {
     if (e instanceof DatabaseUnavailable) return true;
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string') {
-      if (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || NETWORK_CODES.has(code)) {
-        return true;
-      }
+    const code = codeOf(e);
+    if (code && (code.startsWith('08') || UNAVAILABLE_CODES.has(code) || NETWORK_CODES.has(code))) {
+      return true;
     }
-    if (e instanceof Error && LOST.test(e.message)) return true;
+    if (e instanceof Error && (GONE.test(e.message) || RAN_OUT.test(e.message))) return true;
   }
   return false;
 }
 
 /** True when the connection itself is gone (the fate of a statement sent on it is unknown). */
 export function isConnectionLost(error: unknown): boolean {
-  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (code.startsWith('08') || code.startsWith('57P'))) return true;
-    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
-    if (
-      e instanceof Error &&
-      /connection terminated|connection ended|not queryable|no answer from the database/i.test(
-        e.message,
-      )
-    ) {
+  for (const e of causes(error)) {
+    const code = codeOf(e);
+    if (code && (code.startsWith('08') || code.startsWith('57P') || NETWORK_CODES.has(code))) {
       return true;
     }
+    if (e instanceof Error && GONE.test(e.message)) return true;
   }
   return false;
 }

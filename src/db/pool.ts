@@ -187,11 +187,10 @@ export class GuardedPool extends pg.Pool {
    */
   private async acquire(write: boolean): Promise<pg.PoolClient> {
     const scope = requestScope();
-    const abortable = scope && !scope.writing ? scope.signal : undefined;
-    if (abortable?.aborted) throw new RequestAborted();
+    const signal = scope && !scope.writing ? scope.signal : undefined;
+    if (signal?.aborted) throw new RequestAborted();
     if (scope && write) scope.writing = true;
     const pending = super.connect().then(releasedWhenLost);
-    const signal = abortable;
     if (!signal) return pending;
     return new Promise<pg.PoolClient>((resolve, reject) => {
       const onAbort = () => {
