@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS, demoData } from '../erp-simulator/data.js';
 import { createPostgresDatabase } from './helpers/db.js';
 import { freePort, startServiceProcess } from './helpers/process.js';
+import { until } from './helpers/wait.js';
 import { codeIn, type SmtpReceiver, startSmtpReceiver } from './mail/smtp.js';
 import { type Client, type Message, open, TIMESTAMP, wsUrl } from './notifications/client.js';
 
@@ -123,7 +124,8 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     const service = await startServiceProcess(env, port, '/readyz');
     child = service.child;
     const { exited } = service;
-    expect(service.output()).toContain('simulator');
+    // The start line with the upstream comes just after listening: wait for it, not a race.
+    await until(() => service.output().includes('simulator'), 'the bundled simulator is named');
 
     const call = async (method: string, path: string, token?: string, body?: unknown) => {
       const headers: Record<string, string> = {};
