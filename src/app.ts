@@ -137,7 +137,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   closeAfterEarlyAnswers(app);
   installConventions(app);
   installRequestScope(app);
-  installAuth(app, tokens, deps.database.db);
+  installAuth(app, tokens, deps.database);
 
   await app.register(swagger, {
     openapi: {

@@ -1,6 +1,7 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
-import { carts, checkouts, items, organizations, stores } from '../db/schema.js';
+import { carts } from '../db/schema.js';
+import { iso, statement } from '../db/statement.js';
 import type { Deps } from '../deps.js';
 import { CheckoutInProgress, Invalid, NotFound } from '../errors.js';
 import type { AppPublisher } from '../events/app-events.js';
@@ -33,69 +34,39 @@ export async function checkoutCart(
   cartId: number,
   caller: Caller,
 ): Promise<CheckoutRecord> {
-  const { db } = deps.database;
   const now = formatMicros(deps.clock.nowMicros());
   // A claim older than this belongs to a request that can no longer be running.
   const staleBefore = formatMicros(
     deps.clock.nowMicros() - staleAfterMicros(deps.config.upstreamTimeoutMs),
   );
 
-  const claim = await db.transaction(async (tx) => {
-    const [cart] = await tx
-      .select({
-        id: carts.id,
-        userId: carts.userId,
-        storeId: carts.storeId,
-        created: carts.created,
-        customerOrderNumber: carts.customerOrderNumber,
-        orderMark: carts.orderMark,
-        reference: carts.reference,
-        itemsCount: carts.itemsCount,
-        startedAt: carts.checkoutStartedAt,
-        frozen: carts.checkoutFrozen,
-        fresh: sql<boolean>`${carts.checkoutStartedAt} > ${staleBefore}::timestamptz`,
-        gln: stores.gln,
-        organizationId: organizations.organizationId,
-      })
-      .from(carts)
-      .leftJoin(stores, eq(stores.id, carts.storeId))
-      .innerJoin(organizations, eq(organizations.id, carts.organizationId))
-      // Only the owner checks a cart out (as only the owner changes its lines).
-      .where(and(eq(carts.id, cartId), eq(carts.userId, user.id)))
-      .for('update', { of: carts });
+  const claim = await deps.database.transaction(async (run) => {
+    const [cart] = await run<ClaimRow>(LOCK_CART, [cartId, user.id, staleBefore]);
     if (!cart) throw new NotFound('cart');
-    const [done] = await tx.select().from(checkouts).where(eq(checkouts.cartId, cartId));
-    if (done) return { record: checkoutRecord(done), cart, lines: [] };
-    if (cart.startedAt !== null && cart.fresh) throw new CheckoutInProgress();
-    if (cart.itemsCount === 0) {
+    if (cart.checkout_id !== null) {
+      return { record: checkoutRecord({ ...cart, id: cart.checkout_id, cart_id: cartId }), cart };
+    }
+    if (cart.started_at !== null && cart.fresh) throw new CheckoutInProgress();
+    if (cart.items_count === 0) {
       throw Invalid.nonField('A cart with no items cannot be checked out.');
     }
-    await tx
-      .update(carts)
-      .set({ checkoutStartedAt: now, checkoutFrozen: true })
-      .where(eq(carts.id, cartId));
-    const lines = await tx
-      .select({ part_number: items.partNumber, quantity: items.quantity })
-      .from(items)
-      .where(eq(items.cartId, cartId))
-      // Byte order, whatever the database's collation: the body under the key never changes.
-      .orderBy(asc(sql`${items.partNumber} collate "C"`));
+    const lines = await run<OrderRequest['lines'][number]>(CLAIM_CART, [cartId, now]);
     return { record: undefined, cart, lines };
   });
   if (claim.record) return claim.record;
   const { cart, lines } = claim;
 
   const order: OrderRequest = {
-    channel: cart.storeId === null ? 'warehouse' : 'store',
+    channel: cart.store_id === null ? 'warehouse' : 'store',
     store_gln: cart.gln ?? null,
-    organization_id: cart.organizationId,
-    customer_order_number: cart.customerOrderNumber,
-    order_mark: cart.orderMark,
+    organization_id: cart.organization_id,
+    customer_order_number: cart.customer_order_number,
+    order_mark: cart.order_mark,
     reference: cart.reference,
     lines,
   };
   // The cart's id and its creation instant (microseconds): unique even across wiped databases.
-  const key = `cart-${cart.id}-${cart.created.replace(/\D/g, '')}`;
+  const key = `cart-${cartId}-${cart.cart_created.replace(/\D/g, '')}`;
 
   let answer: Awaited<ReturnType<typeof deps.upstream.placeOrder>>;
   try {
@@ -104,7 +75,7 @@ export async function checkoutCart(
     await releaseClaim(deps, cartId, error, cart.frozen);
     if (error instanceof UpstreamFailure) {
       await events.publish('cart.checkout_failed', {
-        cart: { id: cartId, userId: cart.userId },
+        cart: { id: cartId, userId: cart.user_id },
         failure: error,
       });
     }
@@ -113,30 +84,80 @@ export async function checkoutCart(
   await deps.faults?.afterOrderPlaced?.(cartId);
 
   const finishedAt = formatMicros(deps.clock.nowMicros());
-  const record = await db.transaction(async (tx) => {
-    await tx
-      .insert(checkouts)
-      .values({
-        cartId,
-        created: finishedAt,
-        orderId: answer.orderId,
-        orderNumber: answer.orderNumber,
-        timedOut: answer.queued,
-      })
-      .onConflictDoNothing({ target: checkouts.cartId });
-    await tx
-      .update(carts)
-      .set({ checkedOut: true, checkoutStartedAt: null, lastActivity: finishedAt })
-      .where(eq(carts.id, cartId));
-    const [row] = await tx.select().from(checkouts).where(eq(checkouts.cartId, cartId));
-    return checkoutRecord(row!);
-  });
+  const values = [cartId, finishedAt, answer.orderId, answer.orderNumber, answer.queued];
+  let [row] = await deps.database.run<CheckoutRow>(RECORD_CHECKOUT, values);
+  // A record committed by a concurrent attempt after this statement's snapshot: read it now.
+  if (!row) [row] = await deps.database.run<CheckoutRow>(READ_CHECKOUT, [cartId]);
+  const record = checkoutRecord(row);
   await events.publish('cart.checked_out', {
     checkout: record,
-    cart: { id: cartId, userId: cart.userId, storeId: cart.storeId },
+    cart: { id: cartId, userId: cart.user_id, storeId: cart.store_id },
   });
   return record;
 }
+
+interface ClaimRow {
+  user_id: number;
+  store_id: number | null;
+  cart_created: string;
+  customer_order_number: string;
+  order_mark: string;
+  reference: string | null;
+  items_count: number;
+  started_at: string | null;
+  frozen: boolean;
+  fresh: boolean;
+  gln: string | null;
+  organization_id: string;
+  checkout_id: number | null;
+  created: string;
+  order_id: string;
+  order_number: string;
+  timed_out: boolean;
+}
+
+type CheckoutRow = Parameters<typeof checkoutRecord>[0];
+
+const CHECKOUT_COLUMNS = `id, cart_id, ${iso('created')} as created, order_id, order_number, timed_out`;
+
+/** The owner's cart, locked, with what the order needs and its checkout record if any. */
+const LOCK_CART = statement(`select c.user_id, c.store_id, c.created::text as cart_created,
+    c.customer_order_number, c.order_mark, c.reference, c.items_count,
+    c.checkout_started_at as started_at, c.checkout_frozen as frozen,
+    c.checkout_started_at > $3::timestamptz as fresh, s.gln, o.organization_id,
+    k.id as checkout_id, ${iso('k.created')} as created, k.order_id, k.order_number, k.timed_out
+  from carts c
+  left join stores s on s.id = c.store_id
+  join organizations o on o.id = c.organization_id
+  left join checkouts k on k.cart_id = c.id
+  where c.id = $1 and c.user_id = $2
+  for update of c`);
+
+/**
+ * Claims the locked cart and freezes its lines, answering them in byte order (whatever the
+ * database's collation: the body under the key never changes). A statement of its own after
+ * the lock, so that it sees every line committed before the lock was granted.
+ */
+const CLAIM_CART = statement(`with claimed as (
+    update carts set checkout_started_at = $2, checkout_frozen = true where id = $1
+  )
+  select part_number, quantity from items where cart_id = $1 order by part_number collate "C"`);
+
+/** The record and the closed cart, in one statement (one verified transaction). */
+const RECORD_CHECKOUT = statement(`with added as (
+    insert into checkouts (cart_id, created, order_id, order_number, timed_out)
+    values ($1, $2, $3, $4, $5)
+    on conflict (cart_id) do nothing
+    returning id, cart_id, created, order_id, order_number, timed_out
+  ), closed as (
+    update carts set checked_out = true, checkout_started_at = null, last_activity = $2
+    where id = $1
+  )
+  select id, cart_id, ${iso('created')} as created, order_id, order_number, timed_out from added
+  union all
+  select ${CHECKOUT_COLUMNS} from checkouts where cart_id = $1 and not exists (select from added)`);
+
+const READ_CHECKOUT = statement(`select ${CHECKOUT_COLUMNS} from checkouts where cart_id = $1`);
 
 /**
  * After a failed attempt the claim is dropped. Items stay frozen unless upstream surely

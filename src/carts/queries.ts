@@ -1,184 +1,216 @@
-import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
-import { formatDbTimestamp, formatMicros } from '../clock.js';
-import type { Db } from '../db/client.js';
-import { groupBy } from '../db/pages.js';
-import {
-  carts,
-  checkouts,
-  controlCarts,
-  items,
-  organizations,
-  stores,
-  users,
-} from '../db/schema.js';
+import type { Database } from '../db/client.js';
+import type { PageSource } from '../db/pages.js';
+import { iso, Params, statement } from '../db/statement.js';
 import { NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
-import { dateTimeQuery, isTrue, parseOrdering } from '../http/query.js';
-import { itemRecord } from '../items/queries.js';
-import { organizationRecord } from '../organizations/queries.js';
-import { activeAt, visibleTo } from './access.js';
+import { parseOrdering } from '../http/query.js';
+import type { CartItem } from '../items/schemas.js';
+import {
+  type CartFilter,
+  cartConditions,
+  needsStores,
+  readCartFilter,
+  whereClause,
+} from './filter.js';
+import { rollupEligible, rollupTotals } from './rollups.js';
 import type { CartFilters, CartListed, CheckoutRecord, ORDERING_KEYS } from './schemas.js';
 
-/** The WHERE of the cart list, stats and time series (carts ⟕ stores). */
-export function cartFilter(user: AuthUser, query: CartFilters, nowMicros: number): SQL | undefined {
-  const now = formatMicros(nowMicros);
-  const conditions: (SQL | undefined)[] = [visibleTo(user)];
-  const active = isTrue(query.active);
-  if (active !== undefined) conditions.push(active ? activeAt(now) : sql`not ${activeAt(now)}`);
-  const after = dateTimeQuery('created_after', query.created_after);
-  if (after !== undefined) conditions.push(gt(carts.created, after));
-  const before = dateTimeQuery('created_before', query.created_before);
-  if (before !== undefined) conditions.push(lt(carts.created, before));
-  const checkedOut = isTrue(query.checkout);
-  if (checkedOut !== undefined) conditions.push(eq(carts.checkedOut, checkedOut));
-  if (query.gln !== undefined) conditions.push(eq(stores.gln, query.gln));
-  if (isTrue(query.exclude_warehouse)) conditions.push(sql`${carts.storeId} is not null`);
-  const availabilityError = isTrue(query.checkout_availability_error);
-  if (availabilityError !== undefined) {
-    conditions.push(eq(carts.checkoutAvailabilityError, availabilityError));
-  }
-  if (query.user !== undefined) conditions.push(eq(carts.userId, Number(query.user)));
-  const where = and(...conditions);
-  if (!isTrue(query.each_user)) return where;
-  // Per user, the most recent active cart among those the other filters keep.
-  const latest = sql`select distinct on (${carts.userId}) ${carts.id} from ${carts}
-    left join ${stores} on ${stores.id} = ${carts.storeId}
-    where ${and(where, activeAt(now))}
-    order by ${carts.userId}, ${carts.created} desc, ${carts.id} desc`;
-  return and(where, sql`${carts.id} in (${latest})`);
-}
-
-const ORDER_COLUMNS = {
-  created: carts.created,
-  customer_order_number: carts.customerOrderNumber,
-  items_count: carts.itemsCount,
-  total_quantity: carts.totalQuantity,
-} as const;
-
-export async function countCarts(db: Db, where: SQL | undefined): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(carts)
-    .leftJoin(stores, eq(stores.id, carts.storeId))
-    .where(where);
-  return row.count;
-}
-
 /**
- * One page of carts in list form, in four queries whatever the page holds: the carts with
- * their store, organization, user and checkout; then their items; then their controls.
+ * A cart in list form, read in one statement: its store, organization, user and checkout
+ * joined, its lines and controls gathered by subqueries (`p` is the page of cart ids in
+ * order, as `p(id, pos)`).
  */
-export async function listCarts(
-  db: Db,
-  where: SQL | undefined,
-  ordering: string | undefined,
-  limit: number,
-  offset: number,
-): Promise<CartListed[]> {
-  const { key, descending } = parseOrdering<(typeof ORDERING_KEYS)[number]>(ordering, '-created');
-  const direction = descending ? desc : asc;
-  const rows = await selectCarts(db)
-    .where(where)
-    .orderBy(direction(ORDER_COLUMNS[key]), direction(carts.id))
-    .limit(limit)
-    .offset(offset);
-  return withItemsAndControls(db, rows);
+const CART_COLUMNS = `c.id, ${iso('c.created')} as created, ${iso('c.last_activity')} as last_activity,
+  c.customer_order_number, c.order_mark, c.reference, c.items_count, c.total_quantity,
+  c.checkout_availability_error,
+  ${iso('c.checkout_availability_error_at')} as checkout_availability_error_at,
+  s.id as store_id, s.gln as store_gln, ${iso('s.created')} as store_created,
+  o.id as organization_pk, o.organization_id, o.code as organization_code,
+  o.name as organization_name, o.parent_code as organization_parent_code,
+  ${iso('o.created')} as organization_created, o.has_unlimited_credit,
+  u.id as user_id, u.email, u.first_name, u.last_name, u.username,
+  k.id as checkout_id, ${iso('k.created')} as checkout_created, k.order_id, k.order_number,
+  k.timed_out,
+  coalesce((select json_agg(json_build_object('id', i.id, 'cart', i.cart_id,
+      'part_number', i.part_number, 'quantity', i.quantity, 'created', ${iso('i.created')})
+      order by i.created, i.id) from items i where i.cart_id = c.id), '[]') as items,
+  array(select cc.control_id from control_carts cc where cc.cart_id = c.id
+    order by cc.control_id) as controls`;
+
+const CART_JOINS = `left join stores s on s.id = c.store_id
+  join organizations o on o.id = c.organization_id
+  join users u on u.id = c.user_id
+  left join checkouts k on k.cart_id = c.id`;
+
+interface CartRow {
+  id: number;
+  created: string;
+  last_activity: string;
+  customer_order_number: string;
+  order_mark: string;
+  reference: string | null;
+  items_count: number;
+  total_quantity: number;
+  checkout_availability_error: boolean;
+  checkout_availability_error_at: string | null;
+  store_id: number | null;
+  store_gln: string;
+  store_created: string;
+  organization_pk: number;
+  organization_id: string;
+  organization_code: string;
+  organization_name: string;
+  organization_parent_code: string;
+  organization_created: string;
+  has_unlimited_credit: boolean;
+  user_id: number;
+  email: string;
+  first_name: string;
+  last_name: string;
+  username: string;
+  checkout_id: number | null;
+  checkout_created: string;
+  order_id: string;
+  order_number: string;
+  timed_out: boolean;
+  items: CartItem[];
+  controls: number[];
 }
 
-/** One cart the user may see, in list form. */
+function cartRecord(r: CartRow): CartListed {
+  return {
+    id: r.id,
+    checkout:
+      r.checkout_id === null
+        ? null
+        : {
+            id: r.checkout_id,
+            cart: r.id,
+            created: r.checkout_created,
+            order_id: r.order_id,
+            order_number: r.order_number,
+            timed_out: r.timed_out,
+          },
+    controls: r.controls,
+    created: r.created,
+    last_activity: r.last_activity,
+    customer_order_number: r.customer_order_number,
+    order_mark: r.order_mark,
+    reference: r.reference,
+    items: r.items,
+    items_count: r.items_count,
+    total_quantity: r.total_quantity,
+    organization: {
+      id: r.organization_pk,
+      code: r.organization_code,
+      created: r.organization_created,
+      name: r.organization_name,
+      organization_id: r.organization_id,
+      parent_code: r.organization_parent_code,
+    },
+    store:
+      r.store_id === null ? null : { created: r.store_created, gln: r.store_gln, id: r.store_id },
+    user: {
+      email: r.email,
+      first_name: r.first_name,
+      id: r.user_id,
+      last_name: r.last_name,
+      username: r.username,
+    },
+    checkout_availability_error: r.checkout_availability_error,
+    checkout_availability_error_at: r.checkout_availability_error_at,
+    has_unlimited_credit: r.has_unlimited_credit,
+  };
+}
+
+const GET_CART = statement(`select ${CART_COLUMNS} from carts c ${CART_JOINS}
+  where c.id = $1 and (c.user_id = $2 or $3)`);
+
+/** One cart the user may see (their own; staff: any), in list form: one statement. */
 export async function getCart(
-  db: Db,
+  database: Database,
   user: AuthUser,
   cartId: number,
-  nowMicros: number,
 ): Promise<CartListed> {
-  const where = and(cartFilter(user, {}, nowMicros), eq(carts.id, cartId));
-  const rows = await selectCarts(db).where(where).limit(1);
-  const [cart] = await withItemsAndControls(db, rows);
-  if (!cart) throw new NotFound('cart');
-  return cart;
+  const staff = user.isStaff || user.isAdmin;
+  const [row] = await database.run<CartRow>(GET_CART, [cartId, user.id, staff]);
+  if (!row) throw new NotFound('cart');
+  return cartRecord(row);
 }
 
-function selectCarts(db: Db) {
-  return db
-    .select({
-      cart: carts,
-      store: stores,
-      organization: organizations,
-      user: users,
-      checkout: checkouts,
-    })
-    .from(carts)
-    .leftJoin(stores, eq(stores.id, carts.storeId))
-    .innerJoin(organizations, eq(organizations.id, carts.organizationId))
-    .innerJoin(users, eq(users.id, carts.userId))
-    .leftJoin(checkouts, eq(checkouts.cartId, carts.id))
-    .$dynamic();
-}
-
-type CartRow = {
-  cart: typeof carts.$inferSelect;
-  store: typeof stores.$inferSelect | null;
-  organization: typeof organizations.$inferSelect;
-  user: typeof users.$inferSelect;
-  checkout: typeof checkouts.$inferSelect | null;
+const ORDER_COLUMNS: Record<(typeof ORDERING_KEYS)[number], string> = {
+  created: 'created',
+  customer_order_number: 'customer_order_number',
+  items_count: 'items_count',
+  total_quantity: 'total_quantity',
 };
 
-async function withItemsAndControls(db: Db, rows: CartRow[]): Promise<CartListed[]> {
-  const ids = rows.map((r) => r.cart.id);
-  const [itemRows, controlRows] =
-    ids.length === 0
-      ? [[], []]
-      : [
-          await db
-            .select()
-            .from(items)
-            .where(inArray(items.cartId, ids))
-            .orderBy(asc(items.created), asc(items.id)),
-          await db
-            .select()
-            .from(controlCarts)
-            .where(inArray(controlCarts.cartId, ids))
-            .orderBy(asc(controlCarts.controlId)),
-        ];
-  const itemsByCart = groupBy(itemRows, (i) => i.cartId);
-  const controlsByCart = groupBy(controlRows, (c) => c.cartId);
-  return rows.map(({ cart, store, organization, user, checkout }) => ({
-    id: cart.id,
-    checkout: checkout ? checkoutRecord(checkout) : null,
-    controls: (controlsByCart.get(cart.id) ?? []).map((c) => c.controlId),
-    created: ts(cart.created),
-    last_activity: ts(cart.lastActivity),
-    customer_order_number: cart.customerOrderNumber,
-    order_mark: cart.orderMark,
-    reference: cart.reference,
-    items: (itemsByCart.get(cart.id) ?? []).map(itemRecord),
-    items_count: cart.itemsCount,
-    total_quantity: cart.totalQuantity,
-    organization: organizationRecord(organization),
-    store: store ? { created: ts(store.created), gln: store.gln, id: store.id } : null,
-    user: {
-      email: user.email,
-      first_name: user.firstName,
-      id: user.id,
-      last_name: user.lastName,
-      username: user.username,
-    },
-    checkout_availability_error: cart.checkoutAvailabilityError,
-    checkout_availability_error_at: formatDbTimestamp(cart.checkoutAvailabilityErrorAt),
-    has_unlimited_credit: organization.hasUnlimitedCredit,
-  }));
+/**
+ * The carts a request's filters keep, a page at a time in one statement: the count (from
+ * the rollups where they can answer it, src/carts/rollups.ts) and the page's carts in
+ * list form, whatever the page holds.
+ */
+export function cartList(
+  database: Database,
+  user: AuthUser,
+  query: CartFilters & { ordering?: string },
+  nowMicros: number,
+): PageSource<CartListed> {
+  const filter = readCartFilter(user, query, nowMicros);
+  const { key, descending } = parseOrdering<(typeof ORDERING_KEYS)[number]>(
+    query.ordering,
+    '-created',
+  );
+  const direction = descending ? 'desc' : 'asc';
+  const order = `c.${ORDER_COLUMNS[key]} ${direction}, c.id ${direction}`;
+  const page = async (limit: number, offset: number) => {
+    const p = new Params();
+    const count = countSql(filter, p);
+    const ids = `select c.id from carts c ${fromStores(filter)}
+      ${whereClause(cartConditions(filter, p))}
+      order by ${order} limit ${p.add(limit)} offset ${p.add(offset)}`;
+    const rows = await database.run<CartRow & { total: number }>(
+      statement(`select t.total, x.* from (select (${count}) as total) t
+        left join lateral (select ${CART_COLUMNS}, p.pos
+          from unnest(array(${ids})) with ordinality p(id, pos)
+          join carts c on c.id = p.id ${CART_JOINS}) x on true
+        order by x.pos`),
+      p.values,
+    );
+    const count_ = rows[0]?.total ?? 0;
+    return { count: count_, rows: rows.filter((r) => r.id !== null).map(cartRecord) };
+  };
+  return {
+    page,
+    count: async () => (await page(0, 0)).count,
+    rows: async (limit, offset) => (await page(limit, offset)).rows,
+  };
 }
 
-const ts = (value: string) => formatDbTimestamp(value) as string;
+const fromStores = (f: CartFilter) =>
+  needsStores(f) ? 'left join stores s on s.id = c.store_id' : '';
 
-export function checkoutRecord(row: typeof checkouts.$inferSelect): CheckoutRecord {
+/** How many carts the filter keeps: a scalar subquery. */
+function countSql(filter: CartFilter, p: Params): string {
+  if (rollupEligible(filter)) return rollupTotals(filter, p, 'carts');
+  return `select count(*)::int from carts c ${fromStores(filter)}
+    ${whereClause(cartConditions(filter, p))}`;
+}
+
+export function checkoutRecord(row: {
+  id: number;
+  cart_id: number;
+  created: string;
+  order_id: string;
+  order_number: string;
+  timed_out: boolean;
+}): CheckoutRecord {
   return {
     id: row.id,
-    cart: row.cartId,
-    created: ts(row.created),
-    order_id: row.orderId,
-    order_number: row.orderNumber,
-    timed_out: row.timedOut,
+    cart: row.cart_id,
+    created: row.created,
+    order_id: row.order_id,
+    order_number: row.order_number,
+    timed_out: row.timed_out,
   };
 }

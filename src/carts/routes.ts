@@ -4,7 +4,7 @@ import { pagedRoute } from '../http/paged-route.js';
 import { IdParamsSchema } from '../http/schemas.js';
 import { checkoutCart } from './checkout.js';
 import { createCart } from './logic.js';
-import { cartFilter, countCarts, getCart, listCarts } from './queries.js';
+import { cartList, getCart } from './queries.js';
 import {
   CartCreateBodySchema,
   CartCreatedSchema,
@@ -49,13 +49,7 @@ export default async function cartRoutes(app: App): Promise<void> {
       querystring: CartListQuerySchema,
     },
     item: CartListedSchema,
-    list: (request) => {
-      const where = cartFilter(currentUser(request), request.query, clock.nowMicros());
-      return {
-        count: () => countCarts(db, where),
-        rows: (limit, offset) => listCarts(db, where, request.query.ordering, limit, offset),
-      };
-    },
+    list: (request) => cartList(database, currentUser(request), request.query, clock.nowMicros()),
   });
 
   app.get(
@@ -68,7 +62,7 @@ export default async function cartRoutes(app: App): Promise<void> {
         response: { 200: CartStatsSchema },
       },
     },
-    async (request) => cartStats(db, currentUser(request), request.query, clock.nowMicros()),
+    async (request) => cartStats(database, currentUser(request), request.query, clock.nowMicros()),
   );
 
   app.get(
@@ -81,7 +75,8 @@ export default async function cartRoutes(app: App): Promise<void> {
         response: { 200: TimeSeriesSchema },
       },
     },
-    async (request) => cartTimeSeries(db, currentUser(request), request.query, clock.nowMicros()),
+    async (request) =>
+      cartTimeSeries(database, currentUser(request), request.query, clock.nowMicros()),
   );
 
   app.get(
@@ -94,8 +89,7 @@ export default async function cartRoutes(app: App): Promise<void> {
         response: { 200: CartListedSchema },
       },
     },
-    async (request) =>
-      getCart(db, currentUser(request), Number(request.params.id), clock.nowMicros()),
+    async (request) => getCart(database, currentUser(request), Number(request.params.id)),
   );
 
   app.patch(

@@ -1,26 +1,28 @@
-import { eq, sql } from 'drizzle-orm';
-import { isoText } from '../clock.js';
-import type { Db } from '../db/client.js';
-import { carts, stores } from '../db/schema.js';
+import type { Database } from '../db/client.js';
+import { Params, statement } from '../db/statement.js';
 import type { AuthUser } from '../http/auth.js';
-import { cartFilter } from './queries.js';
+import { cartConditions, needsStores, readCartFilter, whereClause } from './filter.js';
+import { rollupEligible, rollupSeries, rollupStats } from './rollups.js';
 import type { CartFilters, CartStats, TimeSeries, TimeSeriesQuery } from './schemas.js';
 
-/** Total quantity and item lines of the carts the filters keep. */
+const stores = 'left join stores s on s.id = c.store_id';
+
+/** Total quantity and item lines of the carts the filters keep: one statement. */
 export async function cartStats(
-  db: Db,
+  database: Database,
   user: AuthUser,
   query: CartFilters,
   nowMicros: number,
 ): Promise<CartStats> {
-  const [row] = await db
-    .select({
-      total_quantity: sql<number>`coalesce(sum(${carts.totalQuantity}), 0)::int`,
-      total_items: sql<number>`coalesce(sum(${carts.itemsCount}), 0)::int`,
-    })
-    .from(carts)
-    .leftJoin(stores, eq(stores.id, carts.storeId))
-    .where(cartFilter(user, query, nowMicros));
+  const filter = readCartFilter(user, query, nowMicros);
+  const p = new Params();
+  const text = rollupEligible(filter)
+    ? rollupStats(filter, p)
+    : `select coalesce(sum(c.total_quantity), 0)::float8 as total_quantity,
+        coalesce(sum(c.items_count), 0)::float8 as total_items
+        from carts c ${needsStores(filter) ? stores : ''}
+        ${whereClause(cartConditions(filter, p))}`;
+  const [row] = await database.run<CartStats>(statement(text), p.values);
   return row;
 }
 
@@ -28,25 +30,26 @@ const TRUNC_UNIT = { M: 'month', D: 'day', H: 'hour' } as const;
 
 /** Carts (or their item lines) per UTC month, day or hour of creation; empty buckets left out. */
 export async function cartTimeSeries(
-  db: Db,
+  database: Database,
   user: AuthUser,
   query: TimeSeriesQuery,
   nowMicros: number,
 ): Promise<TimeSeries> {
-  const where = cartFilter(user, query, nowMicros);
+  const filter = readCartFilter(user, query, nowMicros);
   const unit = TRUNC_UNIT[query.interval ?? 'D'];
-  // A literal, not a parameter: SELECT and GROUP BY must be the same expression.
-  const bucket = sql`date_trunc(${sql.raw(`'${unit}'`)}, ${carts.created} at time zone 'UTC')`;
-  const total =
-    query.aggregate === 'items' ? sql`coalesce(sum(${carts.itemsCount}), 0)` : sql`count(*)`;
-  return db
-    .select({
-      interval: isoText(sql`(${bucket}) at time zone 'UTC'`),
-      total: sql<number>`${total}::int`,
-    })
-    .from(carts)
-    .leftJoin(stores, eq(stores.id, carts.storeId))
-    .where(where)
-    .groupBy(bucket)
-    .orderBy(bucket);
+  const aggregate = query.aggregate === 'items' ? 'items' : 'carts';
+  const p = new Params();
+  let text: string;
+  if (unit !== 'hour' && rollupEligible(filter)) {
+    text = rollupSeries(filter, p, unit, aggregate);
+  } else {
+    const bucket = `date_trunc('${unit}', c.created at time zone 'UTC')`;
+    const total = aggregate === 'items' ? 'sum(c.items_count)' : 'count(*)';
+    text = `select to_char(${bucket}, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as interval,
+        ${total}::float8 as total
+      from carts c ${needsStores(filter) ? stores : ''}
+      ${whereClause(cartConditions(filter, p))}
+      group by ${bucket} order by ${bucket}`;
+  }
+  return database.run<TimeSeries[number]>(statement(text), p.values);
 }

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { CheckoutRecord } from '../carts/schemas.js';
-import type { Tx } from '../db/client.js';
-import { options, randomControlDraws, stores } from '../db/schema.js';
+import { randomControlDraws } from '../db/schema.js';
+import { statement } from '../db/statement.js';
 import type { Deps } from '../deps.js';
 import type { AppEventBus } from '../events/app-events.js';
 import { insertControl } from './logic.js';
@@ -29,14 +28,17 @@ export async function drawRandomControl(
   const { storeId, userId } = cart;
   if (storeId === null) return null;
   const nowMicros = deps.clock.nowMicros();
+  // Read first, outside any transaction: most stores draw nothing (N = 0).
+  const [store] = await deps.database.run<{ n: number; criterion: string | null }>(DRAW_SETTINGS, [
+    storeId,
+    CRITERION_OPTION,
+  ]);
+  const n = store?.n ?? 0;
+  if (n <= 0) return null;
+  const criterion: Criterion =
+    store.criterion?.trim().toLowerCase() === 'users' ? 'users' : 'carts';
   return deps.database.db.transaction(async (tx) => {
-    const [store] = await tx
-      .select({ n: stores.cartsForRandomControl })
-      .from(stores)
-      .where(eq(stores.id, storeId));
-    const n = store?.n ?? 0;
-    if (n <= 0) return null;
-    if ((await criterion(tx)) === 'users') {
+    if (criterion === 'users') {
       // The checkout's own UTC day (record.created is `YYYY-MM-DDT…Z`).
       const day = record.created.slice(0, 10);
       const first = await tx
@@ -62,14 +64,9 @@ export async function drawRandomControl(
   });
 }
 
-/** The option by name; missing (or an unknown value) means `carts`. */
-async function criterion(tx: Tx): Promise<Criterion> {
-  const [row] = await tx
-    .select({ value: options.value })
-    .from(options)
-    .where(eq(options.name, CRITERION_OPTION));
-  return row?.value.trim().toLowerCase() === 'users' ? 'users' : 'carts';
-}
+/** The store's N and the criterion option (missing, or an unknown value, means `carts`). */
+const DRAW_SETTINGS = statement(`select carts_for_random_control as n,
+  (select value from options where name = $2) as criterion from stores where id = $1`);
 
 /**
  * The draw subscribes to `cart.checked_out`; a control it creates is published as

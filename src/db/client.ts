@@ -10,8 +10,10 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { isConnectionLost } from './errors.js';
 import { GuardedPool } from './pool.js';
 import * as schema from './schema.js';
+import type { Run, Statement } from './statement.js';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -25,6 +27,10 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** Statements issued so far (tests check that a list costs a fixed number per page). */
   readonly queries: number;
+  /** One hand-written statement (src/db/statement.ts); a write runs in a verified transaction. */
+  run: Run;
+  /** Statements in one transaction: committed (verified) when `work` resolves, else rolled back. */
+  transaction<T>(work: (run: Run) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -75,11 +81,37 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   });
   const counter = { queries: 0 };
   const db = drizzleNodePg(pool, { schema, logger: countingLogger(counter) }) as unknown as Db;
+  const runOn =
+    (client: pg.Pool | pg.PoolClient): Run =>
+    async <Row>(statement: Statement, values: unknown[]) => {
+      counter.queries += 1;
+      const result = await client.query({ name: statement.name, text: statement.text, values });
+      return result.rows as Row[];
+    };
   return {
     db,
     kind: 'postgres',
     get queries() {
       return counter.queries;
+    },
+    run: runOn(pool),
+    transaction: async (work) => {
+      const client = await pool.connect();
+      try {
+        counter.queries += 2;
+        await client.query('begin');
+        const result = await work(runOn(client));
+        await client.query('commit');
+        client.release();
+        return result;
+      } catch (error) {
+        if (isConnectionLost(error)) client.release(error as Error);
+        else {
+          await client.query('rollback').catch(() => {});
+          client.release();
+        }
+        throw error;
+      }
     },
     migrate: () => migratePostgres(url, options.poolTimeoutMs ?? 3000),
     ping: async () => {
@@ -125,11 +157,22 @@ async function openPglite(
   const counter = { queries: 0 };
   const db = drizzlePglite(client, { schema, logger: countingLogger(counter) }) as unknown as Db;
   let closed = false;
+  const runOn =
+    (target: Pick<PGlite, 'query'>): Run =>
+    async <Row>(statement: Statement, values: unknown[]) => {
+      counter.queries += 1;
+      return (await target.query<Row>(statement.text, values)).rows;
+    };
   return {
     db,
     kind: 'pglite',
     get queries() {
       return counter.queries;
+    },
+    run: runOn(client),
+    transaction: (work) => {
+      counter.queries += 2;
+      return client.transaction((tx) => work(runOn(tx)));
     },
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     ping: async () => {

@@ -10,6 +10,8 @@ import type { Db } from './client.js';
 export interface PageSource<T> {
   count(): Promise<number>;
   rows(limit: number, offset: number): Promise<T[]>;
+  /** Both at once, where one statement can answer them (the hot lists). */
+  page?(limit: number, offset: number): Promise<{ count: number; rows: T[] }>;
 }
 
 /** How many rows of `table` match `where`: one `count(*)` statement. */

@@ -43,6 +43,9 @@ type QueryConfig = string | { text: string };
 const textOf = (config: unknown): string =>
   typeof config === 'string' ? config : ((config as { text?: string })?.text ?? '');
 const isCommit = (config: unknown) => /^\s*commit\s*;?\s*$/i.test(textOf(config));
+const isBegin = (config: unknown) =>
+  /^\s*(begin|start\s+transaction)\b[^;]*;?\s*$/i.test(textOf(config));
+const isRollback = (config: unknown) => /^\s*rollback\s*;?\s*$/i.test(textOf(config));
 const isWrite = (config: unknown) =>
   /^\s*(insert|update|delete|with|merge)\b/i.test(textOf(config));
 
@@ -50,6 +53,8 @@ const COMMITTED = { command: 'COMMIT', rowCount: null, rows: [], fields: [] };
 
 class GuardedClient extends pg.Client {
   private readonly extras: ClientExtras;
+  /** The open transaction's id, learned with its BEGIN (so COMMIT needs no extra round trip). */
+  private xid: string | undefined;
 
   constructor(config: pg.ClientConfig & { extras: ClientExtras }) {
     super(config);
@@ -61,8 +66,24 @@ class GuardedClient extends pg.Client {
 
   // biome-ignore lint/suspicious/noExplicitAny: pg's query has a dozen overloads; this wraps them all
   override query(...args: any[]): any {
-    if (isCommit(args[0]) && typeof args.at(-1) !== 'function') return this.verifiedCommit(args[0]);
+    if (typeof args.at(-1) !== 'function') {
+      if (isBegin(args[0])) return this.beginKnowingXid(args[0]);
+      if (isCommit(args[0])) return this.verifiedCommit(args[0]);
+      if (isRollback(args[0])) this.xid = undefined;
+    }
     return this.timed(args);
+  }
+
+  /**
+   * BEGIN and the transaction's id in one round trip (one simple-protocol message), so a
+   * commit whose answer is lost can be looked up. The id is assigned at BEGIN: a read-only
+   * transaction then writes a commit record too, a small price for one round trip less.
+   */
+  private async beginKnowingXid(config: QueryConfig): Promise<unknown> {
+    const text = textOf(config).trim().replace(/;$/, '');
+    const results = await this.timed([`${text}; select pg_current_xact_id()::text as xid`]);
+    this.xid = results[1].rows[0].xid;
+    return results[0];
   }
 
   /** A statement with a bound on waiting for its answer; past it the connection is dropped. */
@@ -106,13 +127,17 @@ class GuardedClient extends pg.Client {
    * answer arrives, the database is asked whether that transaction committed.
    */
   private async verifiedCommit(config: QueryConfig): Promise<unknown> {
-    const { rows } = await this.timed(['select pg_current_xact_id_if_assigned()::text as xid']);
-    const xid: string | null = rows[0]?.xid ?? null;
+    let xid: string | null | undefined = this.xid;
+    this.xid = undefined;
+    if (xid === undefined) {
+      const { rows } = await this.timed(['select pg_current_xact_id_if_assigned()::text as xid']);
+      xid = rows[0]?.xid ?? null;
+    }
     try {
       return await this.timed([config]);
     } catch (error) {
       // A read-only transaction changed nothing; a refused commit is an answer.
-      if (xid === null || !isConnectionLost(error)) throw error;
+      if (!xid || !isConnectionLost(error)) throw error;
       if ((await this.extras.commitStatus(xid)) === 'committed') return COMMITTED;
       throw error;
     }

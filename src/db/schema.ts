@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   boolean,
   check,
   date,
@@ -12,6 +13,7 @@ import {
   text,
   time,
   timestamp,
+  unique,
   uniqueIndex,
   varchar,
 } from 'drizzle-orm/pg-core';
@@ -114,15 +116,38 @@ export const carts = pgTable(
     checkoutFrozen: boolean('checkout_frozen').notNull().default(false),
     checkedOut: boolean('checked_out').notNull().default(false),
   },
+  // Only indexes a query uses: an item add changes items_count, total_quantity and
+  // last_activity, and with none of them indexed its cart update is a HOT update.
   (t) => [
     index('carts_user_created_idx').on(t.userId, t.created),
     index('carts_created_idx').on(t.created),
-    index('carts_store_idx').on(t.storeId),
+    index('carts_store_created_idx').on(t.storeId, t.created),
     index('carts_organization_idx').on(t.organizationId),
-    index('carts_last_activity_idx').on(t.lastActivity),
     index('carts_customer_order_number_idx').on(t.customerOrderNumber),
-    index('carts_items_count_idx').on(t.itemsCount),
-    index('carts_total_quantity_idx').on(t.totalQuantity),
+  ],
+);
+
+/**
+ * Per store (null: the customer warehouse), UTC day of creation and the two flags staff
+ * filter on: how many carts, and the sums of their lines and quantities. Kept by a trigger
+ * on `carts` in the same transaction as every change (drizzle/0001_cart_rollups.sql);
+ * src/carts/rollups.ts reads it.
+ */
+export const cartRollups = pgTable(
+  'cart_rollups',
+  {
+    storeId: integer('store_id'),
+    day: date('day', { mode: 'string' }).notNull(),
+    checkedOut: boolean('checked_out').notNull(),
+    checkoutAvailabilityError: boolean('checkout_availability_error').notNull(),
+    carts: integer('carts').notNull(),
+    itemsCount: bigint('items_count', { mode: 'number' }).notNull(),
+    totalQuantity: bigint('total_quantity', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    unique('cart_rollups_key')
+      .on(t.storeId, t.day, t.checkedOut, t.checkoutAvailabilityError)
+      .nullsNotDistinct(),
   ],
 );
 

@@ -1,8 +1,7 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TokenError, type TokenService } from '../auth/tokens.js';
-import type { Db } from '../db/client.js';
-import { users } from '../db/schema.js';
+import type { Database } from '../db/client.js';
+import { statement } from '../db/statement.js';
 import { errors } from './errors.js';
 
 /** Who may call a route. Routes under /api/v1/ default to 'user'; everything else is public. */
@@ -39,7 +38,12 @@ export function currentUser(request: FastifyRequest): AuthUser {
 /** Staff and admins see everything a role unlocks; admins can do all staff can. */
 export const isStaff = (user: AuthUser) => user.isStaff || user.isAdmin;
 
-export function installAuth(app: FastifyInstance, tokens: TokenService, db: Db): void {
+/** The caller, read on every authenticated request (a prepared statement). */
+const USER_BY_ID = statement(`select id, username, email, first_name as "firstName",
+  last_name as "lastName", telephone, reference, is_staff as "isStaff", is_admin as "isAdmin"
+  from users where id = $1`);
+
+export function installAuth(app: FastifyInstance, tokens: TokenService, database: Database): void {
   app.decorateRequest('authUser', null);
   // onRequest: a request without credentials is turned away before its body is read.
   app.addHook('onRequest', async (request) => {
@@ -57,20 +61,7 @@ export function installAuth(app: FastifyInstance, tokens: TokenService, db: Db):
       if (error instanceof TokenError) throw errors.tokenNotValid(error.message);
       throw error;
     }
-    const [user] = await db
-      .select({
-        id: users.id,
-        username: users.username,
-        email: users.email,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        telephone: users.telephone,
-        reference: users.reference,
-        isStaff: users.isStaff,
-        isAdmin: users.isAdmin,
-      })
-      .from(users)
-      .where(eq(users.id, Number(claims.sub)));
+    const [user] = await database.run<AuthUser>(USER_BY_ID, [Number(claims.sub)]);
     if (!user) throw errors.tokenNotValid('User not found.');
     if (level === 'staff' && !isStaff(user)) throw errors.permissionDenied();
     if (level === 'admin' && !user.isAdmin) throw errors.permissionDenied();

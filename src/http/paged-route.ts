@@ -2,7 +2,7 @@ import type { FastifyContextConfig, FastifyRequest, FastifySchema } from 'fastif
 import type { Static, TObject, TSchema } from 'typebox';
 import type { PageSource } from '../db/pages.js';
 import type { App } from '../deps.js';
-import { Paged, pageOf, paginate } from './pagination.js';
+import { envelope, Paged, pageOf, paginate } from './pagination.js';
 
 /** What `pagedRoute` declares: the route's schema without `response`, and what it lists. */
 export interface PagedRouteOptions<Query extends TObject, Item extends TSchema> {
@@ -40,6 +40,10 @@ export function pagedRoute<Query extends TObject, Item extends TSchema>(
     async (request) => {
       const page = pageOf(request.query as { page?: string; page_size?: string });
       const source = list(request as FastifyRequest<{ Querystring: Static<Query> }>);
+      if (source.page) {
+        const { count, rows } = await source.page(page.size, page.offset);
+        return envelope(request, page, count, rows);
+      }
       return paginate(
         request,
         page,

@@ -1,7 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Database, Db, Tx } from '../db/client.js';
 import { carts, items } from '../db/schema.js';
+import { iso, statement } from '../db/statement.js';
 import { CartClosed, CheckoutInProgress, Invalid, NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
 import { itemRecord } from './queries.js';
@@ -35,13 +36,42 @@ async function touchCart(tx: Tx, cartId: number, lines: number, quantity: number
 }
 
 /**
+ * One statement (one verified transaction): lock the owner's cart, add the line or merge
+ * the quantity into the line of the same part number, keep the cart's counters and last
+ * activity. The cart row lock serializes concurrent adds to a cart; the unique
+ * (cart, part_number) index and the upsert make a second line impossible even without it.
+ * ON CONFLICT and UPDATE act on the newest row versions, so a statement that waited for the
+ * lock still counts what the one before it committed.
+ */
+const ADD_ITEM = statement(`with cart as (
+    select id, checked_out, checkout_frozen from carts where id = $1 and user_id = $2 for update
+  ), line as (
+    insert into items (cart_id, part_number, quantity, created)
+    select id, $3, $4, $5 from cart where not checked_out and not checkout_frozen
+    on conflict (cart_id, part_number) do update set quantity = items.quantity + excluded.quantity
+      where items.quantity + excluded.quantity <= ${MAX_QUANTITY}
+    returning id, cart_id, part_number, quantity, created, xmax = 0 as inserted
+  ), touched as (
+    update carts set items_count = items_count + case when line.inserted then 1 else 0 end,
+      total_quantity = total_quantity + $4, last_activity = $5
+    from line where carts.id = line.cart_id
+  )
+  select cart.checked_out, cart.checkout_frozen, line.id, line.cart_id, line.part_number,
+    line.quantity, ${iso('line.created')} as created
+  from cart left join line on true`);
+
+interface AddedRow extends Omit<CartItem, 'cart'> {
+  cart_id: number;
+  checked_out: boolean;
+  checkout_frozen: boolean;
+}
+
+/**
  * Adds a line, or merges the quantity into the line of the same part number (surrounding
- * blanks are not part of it). The cart row lock serializes concurrent adds to a cart; the
- * unique (cart, part_number) index and the upsert make a second line impossible even
- * without it. Answers the line as it now stands.
+ * blanks are not part of it). Answers the line as it now stands.
  */
 export async function addItem(
-  db: Db,
+  database: Database,
   user: AuthUser,
   cartId: number,
   givenPartNumber: string,
@@ -50,35 +80,21 @@ export async function addItem(
 ): Promise<CartItem> {
   const partNumber = givenPartNumber.trim();
   if (partNumber === '') throw Invalid.field('part_number', 'This field may not be blank.');
-  const now = formatMicros(nowMicros);
-  return db.transaction(async (tx) => {
-    await lockOwnCart(tx, user, cartId);
-    const [line] = await tx
-      .insert(items)
-      .values({ cartId, partNumber, quantity, created: now })
-      .onConflictDoUpdate({
-        target: [items.cartId, items.partNumber],
-        set: { quantity: sql`${items.quantity} + excluded.quantity` },
-        setWhere: sql`${items.quantity} + excluded.quantity <= ${MAX_QUANTITY}`,
-      })
-      .returning({
-        id: items.id,
-        cartId: items.cartId,
-        partNumber: items.partNumber,
-        quantity: items.quantity,
-        created: items.created,
-        inserted: sql<boolean>`xmax = 0`,
-      });
-    if (!line) {
-      throw Invalid.field(
-        'quantity',
-        `The line would hold more than ${MAX_QUANTITY} of this part.`,
-      );
-    }
-    const { inserted, ...row } = line;
-    await touchCart(tx, cartId, inserted ? 1 : 0, quantity, now);
-    return itemRecord(row);
-  });
+  const values = [cartId, user.id, partNumber, quantity, formatMicros(nowMicros)];
+  const [row] = await database.run<AddedRow>(ADD_ITEM, values);
+  if (!row) throw new NotFound('cart', `Invalid pk "${cartId}" - object does not exist.`);
+  if (row.checked_out) throw new CartClosed();
+  if (row.checkout_frozen) throw new CheckoutInProgress();
+  if (row.id === null) {
+    throw Invalid.field('quantity', `The line would hold more than ${MAX_QUANTITY} of this part.`);
+  }
+  return {
+    id: row.id,
+    cart: row.cart_id,
+    part_number: row.part_number,
+    quantity: row.quantity,
+    created: row.created,
+  };
 }
 
 async function lockItem(tx: Tx, user: AuthUser, itemId: number) {

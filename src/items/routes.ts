@@ -33,7 +33,7 @@ export default async function itemRoutes(app: App): Promise<void> {
     async (request, reply) => {
       const { cart, part_number, quantity } = request.body;
       const item = await addItem(
-        db,
+        database,
         currentUser(request),
         cart,
         part_number,

@@ -1,0 +1,256 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { users } from '../../src/db/schema.js';
+import { startTestApp, type TestContext } from '../helpers/app.js';
+import {
+  addItem,
+  addSimUser,
+  cartWith,
+  checkout,
+  createCart,
+  createStore,
+  loginStaff,
+} from '../helpers/fixtures.js';
+
+/**
+ * Staff stats, time series and list counts are answered from `cart_rollups` (kept by a
+ * trigger) plus the partial first and last days read from `carts`. Each answer here is
+ * checked against the same figure computed in the test from the carts themselves.
+ */
+const GLN_A = '4000000000011';
+const GLN_B = '4000000000028';
+
+interface Cart {
+  gln: string | null;
+  created: string;
+  checked_out: boolean;
+  error: boolean;
+  items_count: number;
+  total_quantity: number;
+}
+
+let ctx: TestContext;
+
+async function allCarts(): Promise<Cart[]> {
+  const { rows } = await ctx.database.db.execute<Cart & Record<string, unknown>>(sql`
+    select s.gln, to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+      c.checked_out, c.checkout_availability_error as error, c.items_count, c.total_quantity
+    from carts c left join stores s on s.id = c.store_id`);
+  return rows;
+}
+
+/** The rollups as stored, and as a fresh aggregate of `carts`: equal when the trigger is exact. */
+async function rollupsAgainstCarts() {
+  const read = async (text: string) =>
+    (await ctx.database.db.execute(sql.raw(text))).rows.map((r) => JSON.stringify(r)).sort();
+  const stored = await read(`select store_id, day::text, checked_out, checkout_availability_error,
+      carts, items_count::int, total_quantity::int from cart_rollups where carts <> 0`);
+  const fresh = await read(`select store_id, (created at time zone 'UTC')::date::text as day,
+      checked_out, checkout_availability_error, count(*)::int as carts,
+      sum(items_count)::int as items_count, sum(total_quantity)::int as total_quantity
+      from carts group by 1, 2, 3, 4`);
+  return { stored, fresh };
+}
+
+/** Microsecond instants of the contract's form, compared as text (same length, same zone). */
+function norm(value: string): string {
+  const date = /^\d{4}-\d{2}-\d{2}$/.test(value) ? `${value}T00:00:00Z` : value;
+  const m = /^(.*?)(?:\.(\d+))?(Z|[+-]\d{2}:\d{2})$/.exec(date)!;
+  const ms = Date.parse(`${m[1]}${m[3]}`);
+  return `${new Date(ms).toISOString().slice(0, 19)}.${(m[2] ?? '').padEnd(6, '0')}Z`;
+}
+
+function keep(cart: Cart, query: URLSearchParams): boolean {
+  const after = query.get('created_after');
+  const before = query.get('created_before');
+  const bool = (name: string) => (query.has(name) ? query.get(name) === 'True' : undefined);
+  if (after && !(cart.created > norm(after))) return false;
+  if (before && !(cart.created < norm(before))) return false;
+  if (query.has('gln') && cart.gln !== query.get('gln')) return false;
+  if (bool('exclude_warehouse') && cart.gln === null) return false;
+  const checkedOut = bool('checkout');
+  if (checkedOut !== undefined && cart.checked_out !== checkedOut) return false;
+  const error = bool('checkout_availability_error');
+  if (error !== undefined && cart.error !== error) return false;
+  return true;
+}
+
+function series(carts: Cart[], unit: 'D' | 'M', aggregate: 'carts' | 'items') {
+  const buckets = new Map<string, number>();
+  for (const cart of carts) {
+    const bucket =
+      unit === 'D'
+        ? `${cart.created.slice(0, 10)}T00:00:00.000000Z`
+        : `${cart.created.slice(0, 7)}-01T00:00:00.000000Z`;
+    buckets.set(
+      bucket,
+      (buckets.get(bucket) ?? 0) + (aggregate === 'items' ? cart.items_count : 1),
+    );
+  }
+  return [...buckets.entries()].sort().map(([interval, total]) => ({ interval, total }));
+}
+
+const QUERIES = [
+  '',
+  `gln=${GLN_A}`,
+  `gln=${GLN_B}&checkout=True`,
+  'gln=4099999999999',
+  'checkout=False',
+  'exclude_warehouse=True',
+  'checkout_availability_error=True',
+  'checkout_availability_error=False&checkout=False',
+  'created_after=2026-03-01T23:59:59.999999Z',
+  'created_after=2026-03-02',
+  'created_after=2026-03-02T00:00:00.000001Z',
+  'created_before=2026-03-02T00:00:00Z',
+  'created_before=2026-03-02T00:00:00.000001Z',
+  'created_after=2026-03-02T06:00:00Z&created_before=2026-03-02T18:00:00Z',
+  'created_after=2026-03-01T12:00:00Z&created_before=2026-03-03T12:00:00Z',
+  'created_after=2026-03-03T12:00:00Z&created_before=2026-03-01T12:00:00Z',
+  'created_after=2026-03-02T01:00:00%2B02:00&created_before=2026-04-16',
+  `created_after=2026-02-27&created_before=2026-04-15T10:00:00.000001Z&gln=${GLN_A}&checkout=True`,
+  'created_before=2026-03-03T08:00:00Z&exclude_warehouse=True&checkout=False',
+];
+
+describe('staff figures from the rollups', () => {
+  beforeAll(async () => {
+    ctx = await startTestApp();
+    await createStore(ctx, GLN_A);
+    await createStore(ctx, GLN_B);
+    addSimUser(ctx, 'gone');
+    const instants = [
+      '2026-02-28T10:00:00Z',
+      '2026-03-01T23:59:59.999999Z',
+      '2026-03-02T00:00:00Z',
+      '2026-03-02T12:00:00Z',
+      '2026-03-03T08:00:00Z',
+      '2026-04-15T10:00:00Z',
+    ];
+    let n = 0;
+    for (const instant of instants) {
+      // Tokens follow the clock: log in at each instant.
+      ctx.clock.set(instant);
+      const anna = await ctx.login('anna');
+      const bruno = await ctx.login('bruno');
+      const gone = await ctx.login('gone');
+      for (const [session, store] of [
+        [anna, GLN_A],
+        [bruno, GLN_B],
+        [anna, null],
+        [gone, GLN_A],
+      ] as const) {
+        n += 1;
+        const cart = await cartWith(ctx, session, { store }, [
+          ['P-1', n],
+          ['P-2', 1],
+        ]);
+        await addItem(ctx, session, cart, 'P-1', 2); // a merge
+        if (n % 3 === 0) {
+          const line = await addItem(ctx, session, cart, 'P-3', 5);
+          const patched = await ctx.request('PATCH', `/api/v1/items/${line.id}/`, {
+            token: session.token,
+            body: { quantity: 7 },
+          });
+          expect(patched.status, patched.text).toBe(200);
+        }
+        if (n % 4 === 0) {
+          const line = await addItem(ctx, session, cart, 'P-4', 1);
+          const deleted = await ctx.request('DELETE', `/api/v1/items/${line.id}/`, {
+            token: session.token,
+          });
+          expect(deleted.status, deleted.text).toBe(204);
+        }
+        if (n % 2 === 0) expect((await checkout(ctx, session, cart)).status).toBe(200);
+        if (n % 5 === 0 && n % 2 === 1) {
+          ctx.sim.inject('orders', { type: 'unavailable' });
+          expect((await checkout(ctx, session, cart)).status).toBe(503);
+        }
+      }
+    }
+    await createCart(ctx, await ctx.login('bruno'), { store: GLN_A }); // a cart with no lines
+  });
+
+  afterAll(async () => {
+    await ctx?.close();
+  });
+
+  it('the stored rollups equal an aggregate of the carts', async () => {
+    const { stored, fresh } = await rollupsAgainstCarts();
+    expect(stored.length).toBeGreaterThan(10);
+    expect(stored).toEqual(fresh);
+  });
+
+  it('staff stats, time series and list counts equal the figures of the carts, for every filter', async () => {
+    const carts = await allCarts();
+    const boss = await loginStaff(ctx);
+    for (const query of QUERIES) {
+      const params = new URLSearchParams(query);
+      const kept = carts.filter((c) => keep(c, params));
+      const stats = await ctx.request('GET', `/api/v1/carts/stats/?${query}`, {
+        token: boss.token,
+      });
+      expect(stats.status, `${query}: ${stats.text}`).toBe(200);
+      expect(stats.body, query).toEqual({
+        total_quantity: kept.reduce((sum, c) => sum + c.total_quantity, 0),
+        total_items: kept.reduce((sum, c) => sum + c.items_count, 0),
+      });
+      const list = await ctx.request('GET', `/api/v1/carts/?page_size=1&${query}`, {
+        token: boss.token,
+      });
+      expect(list.status, `${query}: ${list.text}`).toBe(200);
+      expect(list.body.count, query).toBe(kept.length);
+      for (const [unit, aggregate] of [
+        ['D', 'carts'],
+        ['D', 'items'],
+        ['M', 'carts'],
+        ['M', 'items'],
+      ] as const) {
+        const answer = await ctx.request(
+          'GET',
+          `/api/v1/carts/time-series/?interval=${unit}&aggregate=${aggregate}&${query}`,
+          { token: boss.token },
+        );
+        expect(answer.status, answer.text).toBe(200);
+        expect(answer.body, `${unit} ${aggregate} ${query}`).toEqual(series(kept, unit, aggregate));
+      }
+    }
+  });
+
+  // A deleted user's carts go with them (a cascade): the trigger sees those deletes too.
+  it('stay exact when a user and their carts are deleted', async () => {
+    const gone = await ctx.login('gone');
+    await ctx.database.db.delete(users).where(sql`${users.id} = ${gone.userId}`);
+    const { stored, fresh } = await rollupsAgainstCarts();
+    expect(stored).toEqual(fresh);
+    const carts = await allCarts();
+    const boss = await loginStaff(ctx);
+    const stats = await ctx.request('GET', '/api/v1/carts/stats/', { token: boss.token });
+    expect(stats.body.total_items).toBe(carts.reduce((sum, c) => sum + c.items_count, 0));
+  });
+
+  it('stay exact under concurrent adds and checkouts in one store and day', async () => {
+    ctx.clock.set('2026-05-05T10:00:00Z');
+    const sessions = [await ctx.login('anna'), await ctx.login('bruno')];
+    const carts = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => createCart(ctx, sessions[i % 2], { store: GLN_A })),
+    );
+    await Promise.all(
+      carts.flatMap((cart, i) =>
+        Array.from({ length: 5 }, (_, j) =>
+          addItem(ctx, sessions[i % 2], cart, `P-${j % 3}`, j + 1),
+        ),
+      ),
+    );
+    const answers = await Promise.all(carts.map((cart, i) => checkout(ctx, sessions[i % 2], cart)));
+    expect(answers.map((a) => a.status)).toEqual(carts.map(() => 200));
+    const { stored, fresh } = await rollupsAgainstCarts();
+    expect(stored).toEqual(fresh);
+    const boss = await loginStaff(ctx);
+    const day = await ctx.request(
+      'GET',
+      `/api/v1/carts/stats/?gln=${GLN_A}&created_after=2026-05-05&created_before=2026-05-06`,
+      { token: boss.token },
+    );
+    expect(day.body).toEqual({ total_quantity: 10 * 15, total_items: 10 * 3 });
+  });
+});
