@@ -42,7 +42,9 @@ async function allCarts(): Promise<Cart[]> {
 /** The rollups as stored, and as a fresh aggregate of `carts`: equal when the trigger is exact. */
 async function rollupsAgainstCarts() {
   const read = async (text: string) =>
-    (await ctx.database.db.execute(sql.raw(text))).rows.map((r) => JSON.stringify(r)).sort();
+    ((await ctx.database.db.execute(sql.raw(text))).rows as Record<string, unknown>[])
+      .map((r) => JSON.stringify(r))
+      .sort();
   const stored = await read(`select store_id, day::text, checked_out, checkout_availability_error,
       carts, items_count::int, total_quantity::int from cart_rollups where carts <> 0`);
   const fresh = await read(`select store_id, (created at time zone 'UTC')::date::text as day,
