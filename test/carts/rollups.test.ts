@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.js';
+import { statement } from '../../src/db/statement.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
 import {
   addItem,
@@ -32,19 +33,18 @@ interface Cart {
 let ctx: TestContext;
 
 async function allCarts(): Promise<Cart[]> {
-  const { rows } = await ctx.database.db.execute<Cart & Record<string, unknown>>(sql`
-    select s.gln, to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+  return ctx.database.run<Cart>(
+    statement(`select s.gln, to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
       c.checked_out, c.checkout_availability_error as error, c.items_count, c.total_quantity
-    from carts c left join stores s on s.id = c.store_id`);
-  return rows;
+    from carts c left join stores s on s.id = c.store_id`),
+    [],
+  );
 }
 
 /** The rollups as stored, and as a fresh aggregate of `carts`: equal when the trigger is exact. */
 async function rollupsAgainstCarts() {
   const read = async (text: string) =>
-    ((await ctx.database.db.execute(sql.raw(text))).rows as Record<string, unknown>[])
-      .map((r) => JSON.stringify(r))
-      .sort();
+    (await ctx.database.run(statement(text), [])).map((r) => JSON.stringify(r)).sort();
   const stored = await read(`select store_id, day::text, checked_out, checkout_availability_error,
       carts, items_count::int, total_quantity::int from cart_rollups where carts <> 0`);
   const fresh = await read(`select store_id, (created at time zone 'UTC')::date::text as day,
