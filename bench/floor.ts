@@ -25,12 +25,14 @@ async function user(request: FastifyRequest) {
   return { id: rows[0].id as number, staff: rows[0].is_staff as boolean };
 }
 
-/** The cart filters the bench uses: owner unless staff, and the store's GLN. */
+/** The cart filters the bench uses: owner unless staff, the store's GLN, creation range. */
 function filter(u: { id: number; staff: boolean }, query: Q) {
   const where: string[] = [];
   const params: unknown[] = [];
   if (!u.staff) where.push(`c.user_id = $${params.push(u.id)}`);
   if (query.gln) where.push(`s.gln = $${params.push(query.gln)}`);
+  if (query.created_after) where.push(`c.created > $${params.push(query.created_after)}`);
+  if (query.created_before) where.push(`c.created < $${params.push(query.created_before)}`);
   // Stores joined only to filter by GLN: the plain list then reads carts in index order.
   const from = query.gln ? 'carts c join stores s on s.id = c.store_id' : 'carts c';
   return { from, where: where.length ? `where ${where.join(' and ')}` : '', params };

@@ -28,6 +28,14 @@ const bearer = (token: string) => ({
 const customer = () => bearer(plan.tokens[pick(plan.customers)]!);
 const staff = bearer(plan.staffToken);
 
+/** A store and a window of 30–120 days in the two seeded years, cut at random times of day. */
+const storeAndRange = () => {
+  const day = 24 * 3600 * 1000;
+  const end = Date.now() - Math.random() * 600 * day;
+  const start = end - (30 + Math.random() * 90) * day;
+  return `gln=${pick(plan.glns)}&created_after=${new Date(start).toISOString()}&created_before=${new Date(end).toISOString()}`;
+};
+
 type Req = { method: 'GET' | 'POST' | 'PATCH'; path: string; headers?: object; body?: string };
 let nextCheckout = 0;
 let nextPart = 0;
@@ -69,6 +77,16 @@ const scenarios: Record<string, () => Req> = {
   'carts/time-series/?interval=D (staff)': () => ({
     method: 'GET',
     path: '/api/v1/carts/time-series/?interval=D',
+    headers: staff,
+  }),
+  'carts/stats/?gln=&created_after=&created_before= (staff)': () => ({
+    method: 'GET',
+    path: `/api/v1/carts/stats/?${storeAndRange()}`,
+    headers: staff,
+  }),
+  'carts/time-series/?interval=D&gln=&created_after=&created_before= (staff)': () => ({
+    method: 'GET',
+    path: `/api/v1/carts/time-series/?interval=D&${storeAndRange()}`,
     headers: staff,
   }),
   'PATCH carts/{id}/checkout/': () => {

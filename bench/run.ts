@@ -37,6 +37,8 @@ const SCENARIOS: [string, boolean][] = [
   ['carts/stats/ (staff)', true],
   ['carts/time-series/?interval=D (customer)', true],
   ['carts/time-series/?interval=D (staff)', true],
+  ['carts/stats/?gln=&created_after=&created_before= (staff)', true],
+  ['carts/time-series/?interval=D&gln=&created_after=&created_before= (staff)', true],
   ['PATCH carts/{id}/checkout/', false],
   ['GET /healthz', false],
 ];
@@ -177,14 +179,29 @@ async function bench(url: string) {
        where c.items_count <> coalesce(i.n, 0) or c.total_quantity <> coalesce(i.q, 0)`,
     )
   ).rows[0].n as number;
+  // The rollups (src/carts/rollups.ts) against a fresh aggregate of the carts.
+  const wrongRollups = (
+    await client.query(
+      `with stored as (select store_id, day, checked_out, checkout_availability_error, carts,
+                              items_count, total_quantity from cart_rollups where carts <> 0),
+       fresh as (select store_id, (created at time zone 'UTC')::date, checked_out,
+                        checkout_availability_error, count(*)::int, sum(items_count)::bigint,
+                        sum(total_quantity)::bigint from carts group by 1, 2, 3, 4)
+       select count(*)::int as n from
+         ((select * from stored except select * from fresh)
+          union all (select * from fresh except select * from stored)) d`,
+    )
+  ).rows[0].n as number;
   await client.end();
   const ok =
     mismatched === 0 &&
+    wrongRollups === 0 &&
     distinctOrderCarts === orders &&
     checkouts + unrecorded.n === orders &&
     unrecorded.claimed === unrecorded.n;
   const checks = {
     cartsWithWrongCounters: mismatched,
+    rollupRowsDifferingFromCarts: wrongRollups,
     checkoutsCreated: checkouts,
     orders,
     distinctOrderCarts,
@@ -193,6 +210,7 @@ async function bench(url: string) {
   };
   console.log(
     `\ncarts whose counters differ from their lines: ${mismatched}` +
+      `\nrollup rows that differ from an aggregate of the carts: ${wrongRollups}` +
       `\ncheckout records created during the run: ${checkouts}; orders upstream: ${orders} ` +
       `(for ${distinctOrderCarts} carts); orders of carts left claimed without a record by ` +
       `requests cut off at the end of a load: ${unrecorded.n} (${unrecorded.claimed} claimed)` +

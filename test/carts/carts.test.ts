@@ -241,10 +241,33 @@ describe('GET carts/ and GET carts/{id}/', () => {
       for (let i = 0; i < 19; i++) await make();
       const twenty = await cost();
       expect(twenty).toBe(one);
-      expect(one).toBeLessThanOrEqual(5);
+      // The caller's user row, then the page with its count, lines and controls.
+      expect(one).toBe(2);
     } finally {
       await fresh.close();
     }
+  });
+
+  // The hot paths (docs/decisions/0006-hot-paths.md): the caller's user row plus one statement.
+  it('answers a cart, an item add, a list, stats and a time series in one statement each', async () => {
+    const cart = await cartWith(ctx, anna, { store: GLN_A, organization: annaOrgs[0] }, [
+      ['P1', 1],
+    ]);
+    const cost = async (method: string, path: string, session: Session, body?: unknown) => {
+      const before = ctx.database.queries;
+      const answer = await ctx.request(method, path, { token: session.token, body });
+      expect(answer.status, answer.text).toBeLessThan(300);
+      return ctx.database.queries - before;
+    };
+    for (const session of [anna, staff]) {
+      expect(await cost('GET', `/api/v1/carts/${cart}/`, session)).toBe(2);
+      expect(await cost('GET', '/api/v1/carts/?page_size=5', session)).toBe(2);
+      expect(await cost('GET', `/api/v1/carts/?gln=${GLN_A}`, session)).toBe(2);
+      expect(await cost('GET', '/api/v1/carts/stats/', session)).toBe(2);
+      expect(await cost('GET', '/api/v1/carts/time-series/?interval=D', session)).toBe(2);
+    }
+    const add = { cart, part_number: 'P1', quantity: 2 };
+    expect(await cost('POST', '/api/v1/items/', anna, add)).toBe(2);
   });
 });
 
