@@ -1,13 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { isConnectionLost } from './errors.js';
@@ -149,6 +147,12 @@ async function openPglite(
   loadDataDir?: Blob | File,
 ): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // Loaded only for the embedded database: a server-backed instance never holds it in memory.
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import('@electric-sql/pglite'),
+    import('drizzle-orm/pglite'),
+    import('drizzle-orm/pglite/migrator'),
+  ]);
   const client = await PGlite.create({
     dataDir: dataDir ? join(dataDir, 'pglite') : undefined,
     loadDataDir,
