@@ -248,7 +248,7 @@ describe('GET carts/ and GET carts/{id}/', () => {
     }
   });
 
-  // The hot paths (docs/decisions/0006-hot-paths.md): the caller's user row plus one statement.
+  // The hot paths (docs/decisions/0007-hot-paths.md): the caller's user row plus one statement.
   it('answers a cart, an item add, a list, stats and a time series in one statement each', async () => {
     const cart = await cartWith(ctx, anna, { store: GLN_A, organization: annaOrgs[0] }, [
       ['P1', 1],
