@@ -18,7 +18,11 @@ import { installAuth } from './http/auth.js';
 import { frameworkErrors, installConventions } from './http/conventions.js';
 import { parseQueryString } from './http/query.js';
 import { installRequestScope } from './http/request-scope.js';
-import { closeAfterEarlyAnswers, slowClientOptions } from './http/slow-clients.js';
+import {
+  closeAfterEarlyAnswers,
+  closeQuietConnectionsOnClose,
+  slowClientOptions,
+} from './http/slow-clients.js';
 import itemRoutes from './items/routes.js';
 import { Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
@@ -135,6 +139,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   });
 
   closeAfterEarlyAnswers(app);
+  closeQuietConnectionsOnClose(app);
   installConventions(app);
   installRequestScope(app);
   installAuth(app, tokens, deps.database);

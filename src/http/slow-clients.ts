@@ -25,6 +25,30 @@ export function closeAfterEarlyAnswers(app: FastifyInstance): void {
 }
 
 /**
+ * At shutdown, connections with no answer pending close at once. Node's own sweep
+ * (`forceCloseConnections: 'idle'`) leaves a connection that was opened but has sent
+ * nothing yet, and stops the timer that would have closed it at the headers bound, so one
+ * silent connection (a client's pool opens them ahead of use) held `close()` forever.
+ * Connections with an answer in flight end after it (`connection: close`, see app.ts);
+ * WebSockets are closed by their plugin.
+ */
+export function closeQuietConnectionsOnClose(app: FastifyInstance): void {
+  const sockets = new Set<Socket>();
+  app.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
+  // A WebSocket is closed by its own plugin, with 1001 (going away).
+  app.server.on('upgrade', (_request, socket: Socket) => sockets.delete(socket));
+  app.addHook('preClose', async () => {
+    for (const socket of sockets) {
+      const answer = (socket as Socket & { _httpMessage?: unknown })._httpMessage;
+      if (!answer) socket.destroy();
+    }
+  });
+}
+
+/**
  * The Fastify options that bound slow clients (issue 7, section 4):
  * - a request whose headers have not all arrived `HEADERS_TIMEOUT_MS` after its first byte,
  *   or which has not arrived whole (headers and body) `REQUEST_TIMEOUT_MS` after it, is

@@ -308,3 +308,19 @@ describe('slow clients', () => {
     expect(Date.now() - before).toBeGreaterThanOrEqual(REQUEST_MS + 500);
   });
 });
+
+describe('shutdown', () => {
+  it('is not held by a connection that was opened and never sent a request', async () => {
+    const own = await startTestApp();
+    const silent = connectTcp(Number(new URL(own.url).port), '127.0.0.1');
+    silent.on('error', () => {});
+    await new Promise((resolve) => silent.once('connect', resolve));
+    const closed = new Promise((resolve) => silent.once('close', resolve));
+    const started = Date.now();
+    // Before the fix this waited for ever: Node's sweep at close leaves such a connection,
+    // and the timer that ends it at the headers bound (10 s here) stops with the server.
+    await own.close();
+    await closed;
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
