@@ -20,6 +20,7 @@ import { parseQueryString } from './http/query.js';
 import { installRequestScope } from './http/request-scope.js';
 import { closeAfterEarlyAnswers, slowClientOptions } from './http/slow-clients.js';
 import itemRoutes from './items/routes.js';
+import { installMetrics } from './metrics/routes.js';
 import { Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
 import notificationSocketRoutes from './notifications/socket.js';
@@ -134,6 +135,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     if (closing) reply.header('connection', 'close');
   });
 
+  installMetrics(app, deps, events);
   closeAfterEarlyAnswers(app);
   installConventions(app);
   installRequestScope(app);

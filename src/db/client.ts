@@ -20,9 +20,18 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
+/** Connections of the pool as metrics report them; the embedded database has one and no pool. */
+export interface PoolStats {
+  max: number;
+  open: number;
+  idle?: number;
+  waiting?: number;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  poolStats(): PoolStats;
   /** Statements issued so far (tests check that a list costs a fixed number per page). */
   readonly queries: number;
   migrate(): Promise<void>;
@@ -78,6 +87,12 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return {
     db,
     kind: 'postgres',
+    poolStats: () => ({
+      max: pool.options.max,
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     get queries() {
       return counter.queries;
     },
@@ -128,6 +143,7 @@ async function openPglite(
   return {
     db,
     kind: 'pglite',
+    poolStats: () => ({ max: 1, open: closed ? 0 : 1 }),
     get queries() {
       return counter.queries;
     },
