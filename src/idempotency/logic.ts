@@ -50,18 +50,19 @@ export async function runOnce<T>(
   const { userId, key, operation, fingerprint } = request;
   const thisKey = and(eq(idempotencyKeys.userId, userId), eq(idempotencyKeys.key, key));
   return db.transaction(async (tx) => {
-    for (;;) {
-      const [claimed] = await tx
-        .insert(idempotencyKeys)
-        .values({ userId, key, operation, fingerprint, created })
-        .onConflictDoUpdate({
-          target: [idempotencyKeys.userId, idempotencyKeys.key],
-          set: { operation, fingerprint, created, status: null, answer: null },
-          setWhere: lte(idempotencyKeys.created, expired),
-        })
-        .returning({ userId: idempotencyKeys.userId });
-      if (claimed) break;
+    const [claimed] = await tx
+      .insert(idempotencyKeys)
+      .values({ userId, key, operation, fingerprint, created })
+      .onConflictDoUpdate({
+        target: [idempotencyKeys.userId, idempotencyKeys.key],
+        set: { operation, fingerprint, created, status: null, answer: null },
+        setWhere: lte(idempotencyKeys.created, expired),
+      })
+      .returning({ userId: idempotencyKeys.userId });
+    if (!claimed) {
       // Committed by an earlier request (this insert waited for it if it was in flight).
+      // The conflict locked the row (PostgreSQL locks it even when the WHERE refuses the
+      // update), so no purge can delete it before it is read.
       const [stored] = await tx
         .select({
           fingerprint: idempotencyKeys.fingerprint,
@@ -70,8 +71,6 @@ export async function runOnce<T>(
         })
         .from(idempotencyKeys)
         .where(thisKey);
-      // Gone in between: purged by an instance whose clock is ahead. Claim it again.
-      if (!stored) continue;
       if (stored.fingerprint !== fingerprint) throw new IdempotencyKeyReused();
       return { status: stored.status ?? status, answer: stored.answer as T, replayed: true };
     }
