@@ -141,6 +141,31 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     await expect.poll(async () => sample(await scrape(), 'ordering_websocket_connections')).toBe(0);
   });
 
+  it('reports a catalogue call that timed out as `timeout`', async () => {
+    const before = await scrape();
+    ctx.sim.inject('products.get', { type: 'hang' });
+    const answer = await ctx.request('GET', '/api/v1/products/10001234/', {
+      token: anna.token,
+      headers: { 'authorization-upstream': `Bearer ${anna.upstreamToken}` },
+    });
+    expect(answer.status).toBe(504);
+    ctx.sim.release();
+    const after = await scrape();
+    const count = (text: string) =>
+      sample(text, 'ordering_upstream_call_duration_seconds_count', {
+        kind: 'catalogue',
+        outcome: 'timeout',
+      }) ?? 0;
+    expect(count(after) - count(before)).toBe(1);
+    const sum = (text: string) =>
+      sample(text, 'ordering_upstream_call_duration_seconds_sum', {
+        kind: 'catalogue',
+        outcome: 'timeout',
+      }) ?? 0;
+    // UPSTREAM_TIMEOUT_MS is 2000 in the tests.
+    expect(sum(after) - sum(before)).toBeGreaterThanOrEqual(1.9);
+  });
+
   it('reports the identity calls of a login', async () => {
     const before = await scrape();
     await ctx.login('bruno');
