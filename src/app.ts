@@ -24,6 +24,7 @@ import {
   slowClientOptions,
 } from './http/slow-clients.js';
 import itemRoutes from './items/routes.js';
+import { installMetrics } from './metrics/routes.js';
 import { Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
 import notificationSocketRoutes from './notifications/socket.js';
@@ -138,6 +139,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     if (closing) reply.header('connection', 'close');
   });
 
+  installMetrics(app, deps, events);
   closeAfterEarlyAnswers(app);
   closeQuietConnectionsOnClose(app);
   installConventions(app);

@@ -39,6 +39,10 @@ export interface Config {
   headersTimeoutMs: number;
   /** KEEP_ALIVE_TIMEOUT_MS: an idle kept-alive connection is closed after this. */
   keepAliveTimeoutMs: number;
+  /** METRICS_TOKEN: `/metrics` on the service's port answers only this bearer token. */
+  metricsToken: string | undefined;
+  /** METRICS_PORT: `/metrics` on a listener of its own on 127.0.0.1 (0: any free port, logged). */
+  metricsPort: number | undefined;
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -118,6 +122,21 @@ function clientTimeouts(
   return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }
 
+/** Where metrics are served: neither set, nowhere. */
+function metricsSettings(env: Env, port: number): Pick<Config, 'metricsToken' | 'metricsPort'> {
+  const metricsToken = env.METRICS_TOKEN || undefined;
+  if (metricsToken !== undefined && !/^[\x21-\x7e]{16,256}$/.test(metricsToken)) {
+    throw new ConfigError('METRICS_TOKEN must be 16 to 256 visible ASCII characters (no blanks)');
+  }
+  const raw = env.METRICS_PORT;
+  const metricsPort =
+    raw === undefined || raw === '' ? undefined : integer(env, 'METRICS_PORT', 0, 0, 65535);
+  if (metricsPort !== undefined && metricsPort !== 0 && metricsPort === port) {
+    throw new ConfigError(`METRICS_PORT must differ from PORT (${port})`);
+  }
+  return { metricsToken, metricsPort };
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const production = env.NODE_ENV === 'production';
   const port = integer(env, 'PORT', 8000, 0, 65535);
@@ -184,5 +203,6 @@ export function loadConfig(env: Env = process.env): Config {
       orders: integer(env, 'UPSTREAM_CONNECTIONS_ORDERS', 8, 1, 1024),
     },
     ...clientTimeouts(env),
+    ...metricsSettings(env, port),
   };
 }

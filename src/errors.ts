@@ -46,3 +46,10 @@ export class CheckoutInProgress extends DomainError {
     super('checkout in progress');
   }
 }
+
+/** An `Idempotency-Key` the user already sent with another request (operation or body). */
+export class IdempotencyKeyReused extends DomainError {
+  constructor() {
+    super('idempotency key reused');
+  }
+}

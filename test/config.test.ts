@@ -171,12 +171,25 @@ describe('loadConfig', () => {
     ['DATABASE_POOL_SIZE', { DATABASE_POOL_SIZE: '0' }],
     ['DATABASE_POOL_TIMEOUT_MS', { DATABASE_POOL_TIMEOUT_MS: 'soon' }],
     ['DATABASE_STATEMENT_TIMEOUT_MS', { DATABASE_STATEMENT_TIMEOUT_MS: '0' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'short' }],
+    ['METRICS_TOKEN', { METRICS_TOKEN: 'a token with blanks in it' }],
+    ['METRICS_PORT', { METRICS_PORT: 'nine' }],
+    ['METRICS_PORT', { METRICS_PORT: '70000' }],
+    ['METRICS_PORT', { PORT: '9100', METRICS_PORT: '9100' }],
   ];
   it.each(bad)('refuses a bad %s with a one-line ConfigError naming it (%j)', (name, vars) => {
     const error = configError(vars);
     expect(error.message).toContain(name);
     expect(error.message).not.toMatch(/[\r\n]/);
     expect(error.message.length).toBeLessThan(200);
+  });
+
+  it('serves metrics nowhere unless METRICS_TOKEN or METRICS_PORT is set', () => {
+    expect(loadConfig(env({}))).toMatchObject({ metricsToken: undefined, metricsPort: undefined });
+    expect(
+      loadConfig(env({ METRICS_TOKEN: 'a-long-enough-token', METRICS_PORT: '9100' })),
+    ).toMatchObject({ metricsToken: 'a-long-enough-token', metricsPort: 9100 });
+    expect(loadConfig(env({ METRICS_PORT: '0' })).metricsPort).toBe(0);
   });
 
   it('bounds slow clients: request 30 s, headers 10 s (never above the request), keep-alive 72 s', () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS, demoData } from '../erp-simulator/data.js';
 import { createPostgresDatabase } from './helpers/db.js';
+import { sample } from './helpers/metrics.js';
 import { freePort, startServiceProcess } from './helpers/process.js';
 import { until } from './helpers/wait.js';
 import { codeIn, type SmtpReceiver, startSmtpReceiver } from './mail/smtp.js';
@@ -56,6 +57,8 @@ const SETTINGS = [
   'TRUST_PROXY',
   'LOG_LEVEL',
   'NODE_ENV',
+  'METRICS_TOKEN',
+  'METRICS_PORT',
 ];
 
 let child: ChildProcess | undefined;
@@ -98,6 +101,7 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     smtp = await startSmtpReceiver();
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
+    const metricsPort = await freePort();
     const env: Record<string, string | undefined> = { ...process.env };
     for (const name of SETTINGS) delete env[name];
     Object.assign(env, {
@@ -108,6 +112,7 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Ordering <ordering@example.com>',
       LOG_LEVEL: 'info',
+      METRICS_PORT: String(metricsPort),
     });
     if (process.env.TEST_DATABASE_URL) {
       // An empty database on the test server: the service migrates it.
@@ -211,6 +216,30 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     );
     expect(message.data.control.is_random).toBe(true);
     recent(message.created);
+
+    // Metrics, scraped as Prometheus would on the metrics port (not on the service's).
+    const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`);
+    expect(scraped.status).toBe(200);
+    const metrics = await scraped.text();
+    expect(sample(metrics, 'ordering_checkouts_total', { outcome: 'placed' })).toBe(1);
+    expect(sample(metrics, 'ordering_random_controls_drawn_total')).toBe(1);
+    expect(sample(metrics, 'ordering_websocket_connections')).toBe(1);
+    expect(
+      sample(metrics, 'ordering_http_request_duration_seconds_count', {
+        method: 'POST',
+        route: '/api/v1/items/',
+        status_code: '201',
+      }),
+    ).toBe(1);
+    expect(
+      sample(metrics, 'ordering_upstream_call_duration_seconds_count', {
+        kind: 'orders',
+        outcome: '2xx',
+      }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(sample(metrics, 'ordering_db_pool_connections')).toBeGreaterThanOrEqual(1);
+    expect(sample(metrics, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect((await call('GET', '/metrics')).status).toBe(404);
 
     // The mailer: a restore code goes out over SMTP, and it sets the password upstream.
     const request = await call('POST', '/api/v1/request-restore-code/', undefined, {

@@ -1,7 +1,9 @@
 import type { App } from '../deps.js';
 import { currentUser, upstreamToken } from '../http/auth.js';
+import { idempotent } from '../http/idempotency.js';
 import { pagedRoute } from '../http/paged-route.js';
 import { IdParamsSchema } from '../http/schemas.js';
+import { IdempotencyHeadersSchema } from '../idempotency/schemas.js';
 import { checkoutCart } from './checkout.js';
 import { createCart } from './logic.js';
 import { cartList, getCart } from './queries.js';
@@ -24,7 +26,6 @@ const tags = ['carts'];
 export default async function cartRoutes(app: App): Promise<void> {
   const { deps, events } = app;
   const { database, clock } = deps;
-  const { db } = database;
 
   app.post(
     '/carts/',
@@ -32,13 +33,16 @@ export default async function cartRoutes(app: App): Promise<void> {
       schema: {
         tags,
         summary: 'Create a cart (in a store, or with no store: the customer warehouse)',
+        headers: IdempotencyHeadersSchema,
         body: CartCreateBodySchema,
         response: { 201: CartCreatedSchema },
       },
     },
     async (request, reply) => {
-      const cart = await createCart(db, currentUser(request), request.body, clock.nowMicros());
-      return reply.code(201).send(cart);
+      const { status, answer } = await idempotent(request, reply, 201, ({ db }) =>
+        createCart(db, currentUser(request), request.body, clock.nowMicros()),
+      );
+      return reply.code(status).send(answer);
     },
   );
 

@@ -20,13 +20,24 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
 
+/** Connections of the pool as metrics report them; the embedded database has one and no pool. */
+export interface PoolStats {
+  max: number;
+  open: number;
+  idle?: number;
+  waiting?: number;
+}
+
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  poolStats(): PoolStats;
   /** Statements issued so far (tests check that a list costs a fixed number per page). */
   readonly queries: number;
   /** One hand-written statement (src/db/statement.ts); a write runs in a verified transaction. */
   run: Run;
+  /** The same, inside a transaction drizzle opened (a write that also records other rows). */
+  runIn(tx: Tx | Db): Run;
   /** Statements in one transaction: committed (verified) when `work` resolves, else rolled back. */
   transaction<T>(work: (run: Run) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
@@ -89,10 +100,17 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return {
     db,
     kind: 'postgres',
+    poolStats: () => ({
+      max: pool.options.max,
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     get queries() {
       return counter.queries;
     },
     run: runOn(pool),
+    runIn: (tx) => runOn(sessionClient<pg.PoolClient>(tx)),
     transaction: async (work) => {
       const client = await pool.connect();
       try {
@@ -170,10 +188,12 @@ async function openPglite(
   return {
     db,
     kind: 'pglite',
+    poolStats: () => ({ max: 1, open: closed ? 0 : 1 }),
     get queries() {
       return counter.queries;
     },
     run: runOn(client),
+    runIn: (tx) => runOn(sessionClient<Pick<PGlite, 'query'>>(tx)),
     transaction: (work) => {
       counter.queries += 2;
       return client.transaction((tx) => work(runOn(tx)));
@@ -188,6 +208,12 @@ async function openPglite(
       await client.close();
     },
   };
+}
+
+/** The connection (or PGlite transaction) under a drizzle transaction. */
+function sessionClient<Client>(tx: Tx | Db): Client {
+  // drizzle keeps it on the transaction's session; both drivers name it `client`.
+  return (tx as unknown as { session: { client: Client } }).session.client;
 }
 
 function countingLogger(counter: { queries: number }) {

@@ -6,6 +6,7 @@ import {
   date,
   index,
   integer,
+  jsonb,
   pgTable,
   primaryKey,
   serial,
@@ -302,4 +303,31 @@ export const wsCodes = pgTable(
     expiresAt: ts('expires_at').notNull(),
   },
   (t) => [index('ws_codes_expires_idx').on(t.expiresAt)],
+);
+
+/**
+ * Answers of writes sent with an `Idempotency-Key` (src/idempotency/): the key is the
+ * user's; the row is written in the transaction of the write it answers, so it exists only
+ * when the write committed. Rows older than 24 hours are ignored and purged.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: varchar('key', { length: 255 }).notNull(),
+    /** `POST /api/v1/items/`: the operation the key was first used for. */
+    operation: text('operation').notNull(),
+    /** SHA-256 of the operation and the canonical request (params and body). */
+    fingerprint: text('fingerprint').notNull(),
+    /** The answer's status and what the route sends from (null only inside the write's transaction). */
+    status: smallint('status'),
+    answer: jsonb('answer'),
+    created: ts('created').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.userId, t.key] }),
+    index('idempotency_keys_created_idx').on(t.created),
+  ],
 );

@@ -2,7 +2,13 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import secureJson from 'secure-json-parse';
 import { isDatabaseUnavailable, RequestAborted } from '../db/errors.js';
-import { CheckoutInProgress, DomainError, Invalid, NotFound } from '../errors.js';
+import {
+  CheckoutInProgress,
+  DomainError,
+  IdempotencyKeyReused,
+  Invalid,
+  NotFound,
+} from '../errors.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import { ApiError, errors } from './errors.js';
 import { fieldErrors } from './validation.js';
@@ -185,6 +191,7 @@ function domainError(error: DomainError, request: FastifyRequest): ApiError {
   }
   if (error instanceof Invalid) return errors.validation(error.fields);
   if (error instanceof CheckoutInProgress) return errors.checkoutInProgress();
+  if (error instanceof IdempotencyKeyReused) return errors.idempotencyKeyReused();
   return errors.serverError();
 }
 

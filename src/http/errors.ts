@@ -47,6 +47,12 @@ export const errors = {
       'checkout_in_progress',
       'A checkout of this cart is already in progress. Retry to get its result.',
     ),
+  idempotencyKeyReused: () =>
+    detail(
+      422,
+      'idempotency_key_reused',
+      'This Idempotency-Key was already used with another request. Use a new key for a new request.',
+    ),
   payloadTooLarge: () => detail(413, 'payload_too_large', 'Request body is too large.'),
   unsupportedMediaType: (type: string) =>
     detail(415, 'unsupported_media_type', `Unsupported media type "${type}" in request.`),

@@ -1,8 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
-import type { Database, Db, Tx } from '../db/client.js';
+import type { Db, Tx } from '../db/client.js';
 import { carts, items } from '../db/schema.js';
-import { iso, statement } from '../db/statement.js';
+import { iso, type Run, statement } from '../db/statement.js';
 import { CartClosed, CheckoutInProgress, Invalid, NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
 import { itemRecord } from './queries.js';
@@ -43,7 +43,7 @@ async function touchCart(tx: Tx, cartId: number, lines: number, quantity: number
  * ON CONFLICT and UPDATE act on the newest row versions, so a statement that waited for the
  * lock still counts what the one before it committed.
  */
-const ADD_ITEM = statement(`with cart as (
+export const ADD_ITEM = statement(`with cart as (
     select id, checked_out, checkout_frozen from carts where id = $1 and user_id = $2 for update
   ), line as (
     insert into items (cart_id, part_number, quantity, created)
@@ -71,7 +71,7 @@ interface AddedRow extends Omit<CartItem, 'cart'> {
  * blanks are not part of it). Answers the line as it now stands.
  */
 export async function addItem(
-  database: Database,
+  run: Run,
   user: AuthUser,
   cartId: number,
   givenPartNumber: string,
@@ -81,7 +81,7 @@ export async function addItem(
   const partNumber = givenPartNumber.trim();
   if (partNumber === '') throw Invalid.field('part_number', 'This field may not be blank.');
   const values = [cartId, user.id, partNumber, quantity, formatMicros(nowMicros)];
-  const [row] = await database.run<AddedRow>(ADD_ITEM, values);
+  const [row] = await run<AddedRow>(ADD_ITEM, values);
   if (!row) throw new NotFound('cart', `Invalid pk "${cartId}" - object does not exist.`);
   if (row.checked_out) throw new CartClosed();
   if (row.checkout_frozen) throw new CheckoutInProgress();

@@ -1,7 +1,9 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
+import { idempotent } from '../http/idempotency.js';
 import { pagedRoute } from '../http/paged-route.js';
 import { IdParamsSchema } from '../http/schemas.js';
+import { IdempotencyHeadersSchema } from '../idempotency/schemas.js';
 import { addItem, deleteItem, setItemQuantity } from './logic.js';
 import { countItems, itemFilter, listItems } from './queries.js';
 import {
@@ -26,21 +28,17 @@ export default async function itemRoutes(app: App): Promise<void> {
         tags,
         summary: 'Add a line to a cart; the same part number merges into its line',
         description: 'Answers 201 with the line as it now stands (merged quantity included).',
+        headers: IdempotencyHeadersSchema,
         body: ItemCreateBodySchema,
         response: { 201: CartItemSchema },
       },
     },
     async (request, reply) => {
       const { cart, part_number, quantity } = request.body;
-      const item = await addItem(
-        database,
-        currentUser(request),
-        cart,
-        part_number,
-        quantity,
-        clock.nowMicros(),
+      const { status, answer } = await idempotent(request, reply, 201, ({ run }) =>
+        addItem(run, currentUser(request), cart, part_number, quantity, clock.nowMicros()),
       );
-      return reply.code(201).send(item);
+      return reply.code(status).send(answer);
     },
   );
 

@@ -60,6 +60,11 @@ type RedisRole = 'publisher' | 'subscriber';
 export class Notifier {
   /** Replaced by the app's logger when the notifier was made before the app. */
   log: FastifyBaseLogger | undefined;
+  /**
+   * Messages that did not travel between instances: publishes Redis refused (each one, also
+   * during an outage, which is logged once) and unreadable messages received. For metrics.
+   */
+  fanoutErrors = 0;
   private readonly byUser = new Map<number, Set<WebSocket>>();
   private readonly connections = new Map<WebSocket, Connection>();
   private readonly origin = randomUUID();
@@ -166,6 +171,7 @@ export class Notifier {
     const envelope: Envelope = { origin: this.origin, users, message };
     const publisher = this.publisher;
     publisher.publish(this.channel, JSON.stringify(envelope)).catch((error: Error) => {
+      this.fanoutErrors++;
       // During an outage the failure is the outage, already logged once.
       if (publisher.status !== 'ready') this.outage('publisher', error);
       else this.log?.error({ err: error, type: message.type }, 'notification publish failed');
@@ -257,6 +263,7 @@ export class Notifier {
     try {
       envelope = JSON.parse(text) as Envelope;
     } catch (error) {
+      this.fanoutErrors++;
       this.log?.warn({ err: error }, 'unreadable notification from redis');
       return;
     }

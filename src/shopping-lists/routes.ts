@@ -1,7 +1,9 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
+import { idempotent } from '../http/idempotency.js';
 import { pagedRoute } from '../http/paged-route.js';
 import { IdParamsSchema } from '../http/schemas.js';
+import { IdempotencyHeadersSchema } from '../idempotency/schemas.js';
 import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from './logic.js';
 import { findItem, findList, userItems, userLists } from './queries.js';
 import {
@@ -50,13 +52,16 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         description:
           `Answers 201 with an empty body; the \`Location\` header holds the absolute URL of ` +
           `the new list (\`/api/v1/shopping-lists/{id}/\`), to GET it. ${NAMES}`,
+        headers: IdempotencyHeadersSchema,
         body: ShoppingListCreateBodySchema,
       },
     },
     async (request, reply) => {
-      const id = await createList(db, currentUser(request).id, request.body, clock.nowMicros());
+      const { status, answer: id } = await idempotent(request, reply, 201, ({ db }) =>
+        createList(db, currentUser(request).id, request.body, clock.nowMicros()),
+      );
       const location = `${request.protocol}://${request.host}/api/v1/shopping-lists/${id}/`;
-      return reply.code(201).header('Location', location).send();
+      return reply.code(status).header('Location', location).send();
     },
   );
 
@@ -143,13 +148,16 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
           'Answers 201 with the item. `quantity` is an integer from 1 to 1,000,000; ' +
           '`scanned` is optional (default false). Items with the same name are not merged. ' +
           `${NAMES} ${PERSONAL}`,
+        headers: IdempotencyHeadersSchema,
         body: ShoppingListItemCreateBodySchema,
         response: { 201: ShoppingListItemSchema },
       },
     },
     async (request, reply) => {
-      const item = await createItem(db, currentUser(request).id, request.body, clock.nowMicros());
-      return reply.code(201).send(item);
+      const { status, answer } = await idempotent(request, reply, 201, ({ db }) =>
+        createItem(db, currentUser(request).id, request.body, clock.nowMicros()),
+      );
+      return reply.code(status).send(answer);
     },
   );
 

@@ -84,6 +84,19 @@ interface Answer {
   body: unknown;
 }
 
+/**
+ * One exchange with upstream as metrics count it: its kind, how it ended and how long it
+ * took from the call (the wait for a connection included). An answer counts by its status
+ * class (`2xx` … `5xx`: an upstream 503 is `5xx`); no usable answer by the failure:
+ * `timeout`, `queue_timeout` (never got a connection, so never sent), `unavailable`
+ * (connection refused), `bad_response` (reset, malformed JSON).
+ */
+export interface ExchangeReport {
+  kind: UpstreamKind;
+  outcome: string;
+  seconds: number;
+}
+
 /** One answer the caller handles itself (everything else is a failure). */
 type Accept = number[];
 
@@ -97,6 +110,7 @@ export class UpstreamClient {
   private readonly queueTimeoutMs: number;
   private serviceToken: Promise<string> | undefined;
   private closing: Promise<void> | undefined;
+  private readonly observers = new Set<(report: ExchangeReport) => void>();
 
   constructor(private readonly options: UpstreamOptions) {
     const lane = (kind: UpstreamKind) =>
@@ -118,6 +132,12 @@ export class UpstreamClient {
       () => undefined,
     );
     return this.closing;
+  }
+
+  /** Reports every exchange to `observer` (an app's metrics) until the answered function is called. */
+  observe(observer: (report: ExchangeReport) => void): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
   }
 
   /** Calls in progress (holding a connection) and waiting for one, by kind. */
@@ -371,12 +391,41 @@ export class UpstreamClient {
     return this.serviceToken;
   }
 
+  /** One HTTP exchange (see `exchange`), reported to the observers. */
+  private async send(
+    route: Route,
+    method: string,
+    path: string,
+    token: string | undefined,
+    body: unknown,
+    extraHeaders: Record<string, string>,
+  ): Promise<Answer> {
+    if (this.observers.size === 0) {
+      return this.exchange(route, method, path, token, body, extraHeaders);
+    }
+    const started = performance.now();
+    let outcome = 'bad_response';
+    try {
+      const answer = await this.exchange(route, method, path, token, body, extraHeaders);
+      outcome = `${Math.floor(answer.status / 100)}xx`;
+      return answer;
+    } catch (error) {
+      if (error instanceof UpstreamFailure) {
+        outcome = error.phase === 'queued' ? 'queue_timeout' : error.kind;
+      }
+      throw error;
+    } finally {
+      const report = { kind: KINDS[route], outcome, seconds: (performance.now() - started) / 1000 };
+      for (const observer of this.observers) observer(report);
+    }
+  }
+
   /**
    * One HTTP exchange, within `timeoutMs` from now: first a free connection of the route's
    * kind (waiting at most `queueTimeoutMs`), then the answer. `body` of the answer is
    * undefined when it is not JSON.
    */
-  private async send(
+  private async exchange(
     route: Route,
     method: string,
     path: string,

@@ -4,6 +4,7 @@ import { DEMO_SERVICE_ACCOUNT } from '../../erp-simulator/data.js';
 import { startSimulator } from '../../erp-simulator/server.js';
 import { loadConfig } from '../../src/config.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
+import { ADD_ITEM } from '../../src/items/logic.js';
 import { startService } from '../../src/service.js';
 import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
@@ -88,20 +89,23 @@ describe.runIf(onPostgres)('connections cut under a load of item adds', () => {
     };
     const round = (size: number) => Promise.all(Array.from({ length: size }, () => add(sent++)));
 
-    // Every moment of a transaction: the lock, the upsert, the counter update, the commit
-    // before it reaches the server, and after it committed but before the answer came back.
+    // Every moment of its transaction: BEGIN (which learns the transaction id), the add (one
+    // prepared statement: lock, upsert, counters; its name is on the wire at every execution)
+    // before it reaches the server and after it ran uncommitted, the commit before it reaches
+    // the server, and after it committed but before the answer came back.
     const moments: [string, 'before' | 'after'][] = [
-      ['for update', 'before'],
-      ['insert into "items"', 'before'],
-      ['update "carts"', 'before'],
       ['pg_current_xact_id', 'before'],
+      [ADD_ITEM.name, 'before'],
+      [ADD_ITEM.name, 'after'],
       ['commit', 'before'],
       ['commit', 'after'],
       ['commit', 'after'],
     ];
     for (const [text, when] of moments) {
+      const before = proxy.cuts;
       proxy.cutOn(text, when, 2);
       await round(12);
+      expect(proxy.cuts, `cut at ${text} (${when})`).toBeGreaterThan(before);
     }
     // And every connection at once, idle or busy, after each 25th answer.
     for (let wave = 0; wave < 6; wave++) {
