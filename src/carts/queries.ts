@@ -50,6 +50,7 @@ export function cartFilter(user: AuthUser, query: CartFilters, nowMicros: number
 
 const ORDER_COLUMNS = {
   created: carts.created,
+  last_activity: carts.lastActivity,
   customer_order_number: carts.customerOrderNumber,
   items_count: carts.itemsCount,
   total_quantity: carts.totalQuantity,

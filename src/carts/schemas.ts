@@ -84,6 +84,7 @@ export type CartListed = Static<typeof CartListedSchema>;
 
 export const ORDERING_KEYS = [
   'created',
+  'last_activity',
   'customer_order_number',
   'items_count',
   'total_quantity',

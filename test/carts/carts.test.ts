@@ -382,6 +382,31 @@ describe('cart list filters', () => {
       made.a_wh,
       made.a_old,
     ]);
+    // last_activity: a_old was touched last (moved here), so it leads, created order aside.
+    const [{ lastActivity }] = await fx.database.db
+      .select({ lastActivity: carts.lastActivity })
+      .from(carts)
+      .where(eq(carts.id, made.a_old));
+    await fx.database.db
+      .update(carts)
+      .set({ lastActivity: '2026-03-02T08:40:00Z' })
+      .where(eq(carts.id, made.a_old));
+    try {
+      expect(await q(a, '?ordering=-last_activity')).toEqual([
+        made.a_old,
+        made.a_new,
+        made.a_wh,
+        made.a_feb,
+      ]);
+      expect(await q(a, '?ordering=last_activity')).toEqual([
+        made.a_feb,
+        made.a_wh,
+        made.a_new,
+        made.a_old,
+      ]);
+    } finally {
+      await fx.database.db.update(carts).set({ lastActivity }).where(eq(carts.id, made.a_old));
+    }
     const bad = await fx.request('GET', '/api/v1/carts/?ordering=user', { token: a.token });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['ordering']);
