@@ -438,7 +438,7 @@ describe('cart list filters', () => {
     expect(bad.status).toBe(400);
   });
 
-  it('time series: UTC buckets by month, day and hour, carts or items, empty buckets left out', async () => {
+  it('time series: UTC buckets by month, week, day and hour, carts or items, empty buckets left out', async () => {
     const get = async (query: string) => {
       const answer = await fx.request('GET', `/api/v1/carts/time-series/${query}`, {
         token: boss.token,
@@ -467,7 +467,14 @@ describe('cart list filters', () => {
       token: a.token,
     });
     expect(mine.body.map((r: { total: number }) => r.total)).toEqual([1, 1, 2]);
-    const bad = await fx.request('GET', '/api/v1/carts/time-series/?interval=W', {
+    // Weeks start on Monday: Sunday 1 March falls in the week of 23 February.
+    expect(await get('?interval=W')).toEqual([
+      { interval: '2026-01-05T00:00:00.000000Z', total: 1 },
+      { interval: '2026-02-09T00:00:00.000000Z', total: 1 },
+      { interval: '2026-02-23T00:00:00.000000Z', total: 1 },
+      { interval: '2026-03-02T00:00:00.000000Z', total: 3 },
+    ]);
+    const bad = await fx.request('GET', '/api/v1/carts/time-series/?interval=Y', {
       token: a.token,
     });
     expect(bad.status).toBe(400);
