@@ -198,16 +198,17 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     const carts = page.locator('[data-total="carts"]');
     await expect.poll(async () => Number(await carts.textContent())).toBeGreaterThanOrEqual(3);
     expect(Number(await page.locator('[data-total="quantity"]').textContent())).toBeGreaterThan(0);
-    // Bars were painted: the carts colour (#1d4ed8) is on the canvas.
-    const painted = await page.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
-      const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
-      let blue = 0;
-      for (let i = 0; i < data.length; i += 4) {
-        if (data[i] === 0x1d && data[i + 1] === 0x4e && data[i + 2] === 0xd8) blue++;
-      }
-      return blue;
-    });
-    expect(painted).toBeGreaterThan(100);
+    // Bars were painted: the carts colour (#1d4ed8) is on the canvas (drawn after the render).
+    const painted = () =>
+      page.locator('canvas').evaluate((canvas: HTMLCanvasElement) => {
+        const { data } = canvas.getContext('2d')!.getImageData(0, 0, canvas.width, canvas.height);
+        let blue = 0;
+        for (let i = 0; i < data.length; i += 4) {
+          if (data[i] === 0x1d && data[i + 1] === 0x4e && data[i + 2] === 0xd8) blue++;
+        }
+        return blue;
+      });
+    await expect.poll(painted).toBeGreaterThan(2000); // a bar, not only the legend's swatch
     await page.locator('table.ranking').getByText('Bruno Berger (bruno)').waitFor();
     await page.getByLabel('Per', { exact: true }).selectOption('M');
     await page.getByText('Carts and item lines per month').waitFor();

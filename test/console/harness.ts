@@ -107,7 +107,7 @@ async function openPage(
     timezoneId: 'UTC',
   });
   const page = await context.newPage();
-  page.setDefaultTimeout(5000);
+  page.setDefaultTimeout(10_000); // generous: CI runs the suite's files in parallel on 2 cores
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
   page.on('console', (message) => {
