@@ -4,10 +4,15 @@ import { fileURLToPath } from 'node:url';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
 /** The committed types of the API the console calls (checked by test/console/api-types.test.ts). */
-export const TYPES_FILE = join(dirname(fileURLToPath(import.meta.url)), '..', 'src', 'api-schema.ts');
+export const TYPES_FILE = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'src',
+  'api-schema.ts',
+);
 
 const HEADER =
-  '// Generated from the service\'s OpenAPI document (/api/schema/) by `npm run console:types`.\n' +
+  "// Generated from the service's OpenAPI document (/api/schema/) by `npm run console:types`.\n" +
   '// Do not edit: change the TypeBox schemas, then run the command again.\n\n';
 
 /** The TypeScript types of an OpenAPI document, as the file holds them. */

@@ -89,7 +89,10 @@ export function onSessionEnd(listener: (reason: string) => void): () => void {
   return () => endListeners.delete(listener);
 }
 
-export const STAFF_ONLY = 'This console is for store staff and administrators. Customers use the phone app.';
+export const LOGGED_OUT = 'You are logged out.';
+
+export const STAFF_ONLY =
+  'This console is for store staff and administrators. Customers use the phone app.';
 
 /** The signed-in user, when staff or admin; the session ends otherwise. */
 export async function whoAmI(): Promise<Me | null> {

@@ -1,9 +1,18 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, endSession, hasToken, type Me, onSessionEnd, userName, whoAmI } from './api';
+import {
+  api,
+  endSession,
+  hasToken,
+  LOGGED_OUT,
+  type Me,
+  onSessionEnd,
+  userName,
+  whoAmI,
+} from './api';
 import { CartsView } from './carts';
 import { ControlsView } from './controls';
 import { DashboardView } from './dashboard';
-import { type LiveEvent, type LiveStatus, listen } from './live';
+import { type Live, type LiveStatus, listen } from './live';
 import { Login } from './login';
 import { StoresView } from './stores';
 
@@ -18,12 +27,6 @@ type Screen = (typeof SCREENS)[number]['path'];
 function currentScreen(): Screen {
   const path = location.hash.replace(/^#\/?/, '');
   return SCREENS.find((s) => s.path === path)?.path ?? 'carts';
-}
-
-/** The latest event, with a counter so an equal event still triggers a reload. */
-export interface Live {
-  event: LiveEvent | null;
-  seq: number;
 }
 
 interface Alert {
@@ -46,10 +49,11 @@ export function App() {
       setReason(why);
       setAlerts([]);
     });
-    if (hasToken()) whoAmI().then((user) => {
-      setMe(user);
-      setChecking(false);
-    });
+    if (hasToken())
+      whoAmI().then((user) => {
+        setMe(user);
+        setChecking(false);
+      });
     const onHash = () => setScreen(currentScreen());
     window.addEventListener('hashchange', onHash);
     return () => {
@@ -84,7 +88,16 @@ export function App() {
   }, [me]);
 
   if (checking) return <p class="loading">Checking your session…</p>;
-  if (!me) return <Login reason={reason} onLogin={(user) => { setReason(''); setMe(user); }} />;
+  if (!me)
+    return (
+      <Login
+        reason={reason}
+        onLogin={(user) => {
+          setReason('');
+          setMe(user);
+        }}
+      />
+    );
 
   const screens = SCREENS.filter((s) => !s.admin || me.is_admin);
   const shown = screens.some((s) => s.path === screen) ? screen : 'carts';
@@ -110,7 +123,7 @@ export function App() {
         <span class="who">
           {me.first_name || me.username} ({role})
         </span>
-        <button type="button" class="secondary" onClick={() => endSession('You are logged out.')}>
+        <button type="button" class="secondary" onClick={() => endSession(LOGGED_OUT)}>
           Log out
         </button>
       </header>

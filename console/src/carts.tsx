@@ -5,15 +5,15 @@ import {
   type Cart,
   type CartPage,
   type CartUser,
-  errorText,
   type ErrorBody,
+  errorText,
   loadStores,
   type Me,
   type Store,
   userName,
 } from './api';
-import type { Live } from './app';
 import { dateRange, when } from './format';
+import type { Live } from './live';
 import { fieldId, Notice, StoreSelect } from './ui';
 
 const PAGE_SIZE = 20;
@@ -131,11 +131,20 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
       <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Cart filters">
         <div class="field">
           <label for={ids.store}>Store</label>
-          <StoreSelect id={ids.store} stores={stores} value={filters.gln} onChange={(gln) => set({ gln, user: '' })} />
+          <StoreSelect
+            id={ids.store}
+            stores={stores}
+            value={filters.gln}
+            onChange={(gln) => set({ gln, user: '' })}
+          />
         </div>
         <div class="field">
           <label for={ids.checkout}>Checked out</label>
-          <select id={ids.checkout} value={filters.checkout} onChange={(e) => set({ checkout: e.currentTarget.value as Tri })}>
+          <select
+            id={ids.checkout}
+            value={filters.checkout}
+            onChange={(e) => set({ checkout: e.currentTarget.value as Tri })}
+          >
             <option value="">All</option>
             <option value="True">Checked out</option>
             <option value="False">Still in the store</option>
@@ -143,7 +152,11 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
         </div>
         <div class="field">
           <label for={ids.error}>Availability error</label>
-          <select id={ids.error} value={filters.error} onChange={(e) => set({ error: e.currentTarget.value as Tri })}>
+          <select
+            id={ids.error}
+            value={filters.error}
+            onChange={(e) => set({ error: e.currentTarget.value as Tri })}
+          >
             <option value="">All</option>
             <option value="True">With error</option>
             <option value="False">Without error</option>
@@ -151,15 +164,29 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
         </div>
         <div class="field">
           <label for={ids.from}>Created from</label>
-          <input id={ids.from} type="date" value={filters.from} onChange={(e) => set({ from: e.currentTarget.value })} />
+          <input
+            id={ids.from}
+            type="date"
+            value={filters.from}
+            onChange={(e) => set({ from: e.currentTarget.value })}
+          />
         </div>
         <div class="field">
           <label for={ids.to}>Created to</label>
-          <input id={ids.to} type="date" value={filters.to} onChange={(e) => set({ to: e.currentTarget.value })} />
+          <input
+            id={ids.to}
+            type="date"
+            value={filters.to}
+            onChange={(e) => set({ to: e.currentTarget.value })}
+          />
         </div>
         <div class="field">
           <label for={ids.user}>Customer</label>
-          <select id={ids.user} value={filters.user} onChange={(e) => set({ user: e.currentTarget.value })}>
+          <select
+            id={ids.user}
+            value={filters.user}
+            onChange={(e) => set({ user: e.currentTarget.value })}
+          >
             <option value="">All customers</option>
             {users.map((u) => (
               <option key={u.id} value={String(u.id)}>
@@ -179,12 +206,18 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
               <th scope="col">Cart</th>
               <th scope="col">Customer</th>
               <th scope="col">Organization</th>
-              <th scope="col" class="num">Lines</th>
-              <th scope="col" class="num">Quantity</th>
+              <th scope="col" class="num">
+                Lines
+              </th>
+              <th scope="col" class="num">
+                Quantity
+              </th>
               <th scope="col">Last activity</th>
               <th scope="col">Status</th>
               <th scope="col">Controls</th>
-              <th scope="col"><span class="visually-hidden">Actions</span></th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -204,13 +237,23 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
       )}
       {data && data.count > PAGE_SIZE && (
         <nav class="pager" aria-label="Pages">
-          <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+          <button
+            type="button"
+            class="secondary"
+            disabled={page <= 1}
+            onClick={() => setPage(page - 1)}
+          >
             Previous
           </button>
           <span>
             Page {page} of {pages} ({data.count} carts)
           </span>
-          <button type="button" class="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+          <button
+            type="button"
+            class="secondary"
+            disabled={page >= pages}
+            onClick={() => setPage(page + 1)}
+          >
             Next
           </button>
         </nav>
@@ -248,14 +291,24 @@ function CartRows(props: {
         <td class="num">{cart.total_quantity}</td>
         <td>{when(cart.last_activity)}</td>
         <td>
-          <span class={cart.checkout ? 'badge ok' : cart.checkout_availability_error ? 'badge warn' : 'badge'}>
+          <span
+            class={
+              cart.checkout ? 'badge ok' : cart.checkout_availability_error ? 'badge warn' : 'badge'
+            }
+          >
             {status(cart)}
           </span>
           {props.fresh && <span class="badge new">New</span>}
         </td>
         <td>{cart.controls.length ? cart.controls.map((c) => `#${c}`).join(', ') : '—'}</td>
         <td class="actions">
-          <button type="button" class="secondary" aria-expanded={props.open} aria-controls={detailId} onClick={props.onToggle}>
+          <button
+            type="button"
+            class="secondary"
+            aria-expanded={props.open}
+            aria-controls={detailId}
+            onClick={props.onToggle}
+          >
             {props.open ? 'Close' : 'Open'}
             <span class="visually-hidden"> cart #{cart.id}</span>
           </button>
@@ -297,7 +350,9 @@ function CartDetail({ id, live }: { id: number; live: Live }) {
             <thead>
               <tr>
                 <th scope="col">Part number</th>
-                <th scope="col" class="num">Quantity</th>
+                <th scope="col" class="num">
+                  Quantity
+                </th>
                 <th scope="col">Scanned</th>
               </tr>
             </thead>

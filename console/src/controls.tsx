@@ -10,8 +10,8 @@ import {
   type Store,
   userName,
 } from './api';
-import type { Live } from './app';
 import { when } from './format';
+import type { Live } from './live';
 import { FieldError, fieldId, Notice, StoreSelect } from './ui';
 
 /** Controls (administrators): create, then verify or reject the pending ones. */
@@ -104,7 +104,11 @@ export function ControlsView({ live }: { live: Live }) {
         ) : (
           <ul class="controls">
             {pending.map((control) => (
-              <li key={control.id} class={fresh.has(control.id) ? 'control fresh' : 'control'} data-control={control.id}>
+              <li
+                key={control.id}
+                class={fresh.has(control.id) ? 'control fresh' : 'control'}
+                data-control={control.id}
+              >
                 <div class="control-head">
                   <strong>Control #{control.id}</strong>
                   {control.is_random && <span class="badge warn">Random</span>}
@@ -203,12 +207,22 @@ function CreateControl(props: { stores: Store[]; onCreated: (control: Control) =
       <form class="filters" onSubmit={submit}>
         <div class="field">
           <label for={ids.store}>Store</label>
-          <StoreSelect id={ids.store} stores={props.stores} value={store?.gln ?? ''} onChange={setGln} />
+          <StoreSelect
+            id={ids.store}
+            stores={props.stores}
+            value={store?.gln ?? ''}
+            onChange={setGln}
+          />
           <FieldError id={`${ids.store}-error`} text={errors.store} />
         </div>
         <div class="field">
           <label for={ids.user}>Customer with an active cart</label>
-          <select id={ids.user} value={user} onChange={(e) => setUser(e.currentTarget.value)} aria-describedby={`${ids.user}-error`}>
+          <select
+            id={ids.user}
+            value={user}
+            onChange={(e) => setUser(e.currentTarget.value)}
+            aria-describedby={`${ids.user}-error`}
+          >
             {users.length === 0 && <option value="">No customer has an active cart here</option>}
             {users.map((u) => (
               <option key={u.id} value={String(u.id)}>
@@ -220,7 +234,11 @@ function CreateControl(props: { stores: Store[]; onCreated: (control: Control) =
         </div>
         <div class="field">
           <label for={ids.status}>Status</label>
-          <select id={ids.status} value={status} onChange={(e) => setStatus(e.currentTarget.value as 'pending' | 'verified')}>
+          <select
+            id={ids.status}
+            value={status}
+            onChange={(e) => setStatus(e.currentTarget.value as 'pending' | 'verified')}
+          >
             <option value="pending">Pending (check at the exit)</option>
             <option value="verified">Verified (already checked)</option>
           </select>

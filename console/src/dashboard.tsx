@@ -8,9 +8,17 @@ import {
   Tooltip,
 } from 'chart.js';
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { api, loadStores, type Ranking, type Stats, type Store, type TimeSeries, userName } from './api';
-import type { Live } from './app';
+import {
+  api,
+  loadStores,
+  type Ranking,
+  type Stats,
+  type Store,
+  type TimeSeries,
+  userName,
+} from './api';
 import { dateRange } from './format';
+import type { Live } from './live';
 import { fieldId, StoreSelect } from './ui';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
@@ -61,7 +69,9 @@ export function DashboardView({ live }: { live: Live }) {
     const filters = { gln: gln || undefined, ...dateRange(from, to) };
     const series = (aggregate: 'carts' | 'items') =>
       api
-        .GET('/api/v1/carts/time-series/', { params: { query: { ...filters, interval, aggregate } } })
+        .GET('/api/v1/carts/time-series/', {
+          params: { query: { ...filters, interval, aggregate } },
+        })
         .then(({ data }) => data ?? ([] as TimeSeries));
     Promise.all([
       series('carts'),
@@ -70,7 +80,11 @@ export function DashboardView({ live }: { live: Live }) {
     ]).then(([carts, items, totals]) => {
       const byBucket = new Map<string, Point>();
       for (const row of carts) {
-        byBucket.set(row.interval, { label: bucketLabel(interval, row.interval), carts: row.total, items: 0 });
+        byBucket.set(row.interval, {
+          label: bucketLabel(interval, row.interval),
+          carts: row.total,
+          items: 0,
+        });
       }
       for (const row of items) {
         const point = byBucket.get(row.interval);
@@ -99,19 +113,39 @@ export function DashboardView({ live }: { live: Live }) {
         <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Dashboard filters">
           <div class="field">
             <label for={ids.store}>Store</label>
-            <StoreSelect id={ids.store} stores={stores} value={gln} onChange={setGln} allLabel="All stores" />
+            <StoreSelect
+              id={ids.store}
+              stores={stores}
+              value={gln}
+              onChange={setGln}
+              allLabel="All stores"
+            />
           </div>
           <div class="field">
             <label for={ids.from}>Created from</label>
-            <input id={ids.from} type="date" value={from} onChange={(e) => setFrom(e.currentTarget.value)} />
+            <input
+              id={ids.from}
+              type="date"
+              value={from}
+              onChange={(e) => setFrom(e.currentTarget.value)}
+            />
           </div>
           <div class="field">
             <label for={ids.to}>Created to</label>
-            <input id={ids.to} type="date" value={to} onChange={(e) => setTo(e.currentTarget.value)} />
+            <input
+              id={ids.to}
+              type="date"
+              value={to}
+              onChange={(e) => setTo(e.currentTarget.value)}
+            />
           </div>
           <div class="field">
             <label for={ids.interval}>Per</label>
-            <select id={ids.interval} value={interval} onChange={(e) => setInterval(e.currentTarget.value as Interval)}>
+            <select
+              id={ids.interval}
+              value={interval}
+              onChange={(e) => setInterval(e.currentTarget.value as Interval)}
+            >
               {Object.entries(INTERVALS).map(([value, text]) => (
                 <option key={value} value={value}>
                   {text}
@@ -134,13 +168,23 @@ export function DashboardView({ live }: { live: Live }) {
             <dd data-total="quantity">{stats?.total_quantity ?? '—'}</dd>
           </div>
         </dl>
-        {points && <SeriesChart points={points} title={`Carts and item lines per ${INTERVALS[interval].toLowerCase()}`} />}
+        {points && (
+          <SeriesChart
+            points={points}
+            title={`Carts and item lines per ${INTERVALS[interval].toLowerCase()}`}
+          />
+        )}
       </section>
       <section class="panel" aria-labelledby="ranking-title">
         <h2 id="ranking-title">Monthly ranking</h2>
         <div class="field">
           <label for={ids.month}>Month</label>
-          <input id={ids.month} type="month" value={month} onChange={(e) => setMonth(e.currentTarget.value)} />
+          <input
+            id={ids.month}
+            type="month"
+            value={month}
+            onChange={(e) => setMonth(e.currentTarget.value)}
+          />
         </div>
         {ranking && ranking.results.length === 0 && <p class="empty">No checkouts that month.</p>}
         {ranking && ranking.results.length > 0 && (
@@ -148,9 +192,13 @@ export function DashboardView({ live }: { live: Live }) {
             <caption class="visually-hidden">Items checked out per customer</caption>
             <thead>
               <tr>
-                <th scope="col" class="num">Rank</th>
+                <th scope="col" class="num">
+                  Rank
+                </th>
                 <th scope="col">Customer</th>
-                <th scope="col" class="num">Items</th>
+                <th scope="col" class="num">
+                  Items
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -205,8 +253,12 @@ function SeriesChart({ points, title }: { points: Point[]; title: string }) {
           <thead>
             <tr>
               <th scope="col">Period</th>
-              <th scope="col" class="num">Carts</th>
-              <th scope="col" class="num">Item lines</th>
+              <th scope="col" class="num">
+                Carts
+              </th>
+              <th scope="col" class="num">
+                Item lines
+              </th>
             </tr>
           </thead>
           <tbody>

@@ -7,6 +7,12 @@ export type LiveEvent =
   | { type: 'control.created'; data: { control: Control }; created: string }
   | { type: 'control.verified'; data: { control: Control }; created: string };
 
+/** The latest event, with a counter so an equal event still triggers a reload. */
+export interface Live {
+  event: LiveEvent | null;
+  seq: number;
+}
+
 export type LiveStatus = 'connecting' | 'live' | 'offline';
 
 /**

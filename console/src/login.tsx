@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { logIn, type Me } from './api';
+import { LOGGED_OUT, logIn, type Me } from './api';
 import { fieldId, Notice } from './ui';
 
 export function Login(props: { reason: string; onLogin: (me: Me) => void }) {
@@ -23,7 +23,11 @@ export function Login(props: { reason: string; onLogin: (me: Me) => void }) {
     <main class="login">
       <h1>Staff console</h1>
       <p>Log in with your ordering-system account. Staff and administrators only.</p>
-      <Notice text={error || (props.reason && props.reason)} kind={error || !props.reason.startsWith('You are') ? 'error' : 'ok'} />
+      {error ? (
+        <Notice text={error} />
+      ) : (
+        <Notice text={props.reason} kind={props.reason === LOGGED_OUT ? 'ok' : 'error'} />
+      )}
       <form onSubmit={submit}>
         <label for={ids.user}>Username</label>
         <input

@@ -2,7 +2,15 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, type ErrorBody, fieldErrors, loadStores, type Store, type StoreHour } from './api';
 import { FieldError, fieldId, Notice, StoreSelect } from './ui';
 
-const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+const DAYS = [
+  'monday',
+  'tuesday',
+  'wednesday',
+  'thursday',
+  'friday',
+  'saturday',
+  'sunday',
+] as const;
 const label = (day: string) => day[0].toUpperCase() + day.slice(1);
 
 /** Stores (staff): name, active period, random-control rate and opening hours. */
@@ -32,7 +40,9 @@ export function StoresView() {
         <StoreForm
           key={store.gln}
           store={store}
-          onSaved={(saved) => setStores((list) => list.map((s) => (s.gln === saved.gln ? saved : s)))}
+          onSaved={(saved) =>
+            setStores((list) => list.map((s) => (s.gln === saved.gln ? saved : s)))
+          }
         />
       )}
       {store && <HoursForm key={`hours-${store.gln}`} gln={store.gln} />}
@@ -77,12 +87,25 @@ function StoreForm(props: { store: Store; onSaved: (store: Store) => void }) {
       <form class="stack" onSubmit={submit} noValidate>
         <div class="field">
           <label for={ids.name}>Name</label>
-          <input id={ids.name} value={name} onInput={(e) => setName(e.currentTarget.value)} aria-invalid={!!errors.name} aria-describedby={described(ids.name, 'name')} />
+          <input
+            id={ids.name}
+            value={name}
+            onInput={(e) => setName(e.currentTarget.value)}
+            aria-invalid={!!errors.name}
+            aria-describedby={described(ids.name, 'name')}
+          />
           <FieldError id={`${ids.name}-error`} text={errors.name} />
         </div>
         <div class="field">
           <label for={ids.period}>Active period</label>
-          <input id={ids.period} value={period} inputMode="numeric" onInput={(e) => setPeriod(e.currentTarget.value)} aria-invalid={!!errors.active_period} aria-describedby={described(ids.period, 'active_period')} />
+          <input
+            id={ids.period}
+            value={period}
+            inputMode="numeric"
+            onInput={(e) => setPeriod(e.currentTarget.value)}
+            aria-invalid={!!errors.active_period}
+            aria-describedby={described(ids.period, 'active_period')}
+          />
           <p class="hint" id={`${ids.period}-hint`}>
             HH:MM:SS. A cart stays active this long after its last scan.
           </p>
@@ -90,7 +113,14 @@ function StoreForm(props: { store: Store; onSaved: (store: Store) => void }) {
         </div>
         <div class="field">
           <label for={ids.rate}>Random control: one checkout in</label>
-          <input id={ids.rate} value={rate} inputMode="numeric" onInput={(e) => setRate(e.currentTarget.value)} aria-invalid={!!errors.carts_for_random_control} aria-describedby={described(ids.rate, 'carts_for_random_control')} />
+          <input
+            id={ids.rate}
+            value={rate}
+            inputMode="numeric"
+            onInput={(e) => setRate(e.currentTarget.value)}
+            aria-invalid={!!errors.carts_for_random_control}
+            aria-describedby={described(ids.rate, 'carts_for_random_control')}
+          />
           <p class="hint" id={`${ids.rate}-hint`}>
             N: each checkout is drawn with probability 1/N; 0 turns random controls off.
           </p>
@@ -134,7 +164,7 @@ function HoursForm({ gln }: { gln: string }) {
   }, [gln]);
 
   const change = (index: number, patch: Partial<Row>) =>
-    setRows((list) => list && list.map((row, i) => (i === index ? { ...row, ...patch } : row)));
+    setRows((list) => list?.map((row, i) => (i === index ? { ...row, ...patch } : row)) ?? null);
 
   async function submit(event: Event) {
     event.preventDefault();
@@ -180,14 +210,36 @@ function HoursForm({ gln }: { gln: string }) {
                 <tr key={day} data-day={day}>
                   <th scope="row">{label(day)}</th>
                   <td>
-                    <input type="checkbox" id={`closed-${day}`} checked={row.closed} aria-label={`${label(day)} closed`} onChange={(e) => change(i, { closed: e.currentTarget.checked })} />
+                    <input
+                      type="checkbox"
+                      id={`closed-${day}`}
+                      checked={row.closed}
+                      aria-label={`${label(day)} closed`}
+                      onChange={(e) => change(i, { closed: e.currentTarget.checked })}
+                    />
                   </td>
                   <td>
-                    <input type="time" aria-label={`${label(day)} opens`} value={row.opening} disabled={row.closed} aria-invalid={!!openError} aria-describedby={openError ? `open-${day}-error` : undefined} onInput={(e) => change(i, { opening: e.currentTarget.value })} />
+                    <input
+                      type="time"
+                      aria-label={`${label(day)} opens`}
+                      value={row.opening}
+                      disabled={row.closed}
+                      aria-invalid={!!openError}
+                      aria-describedby={openError ? `open-${day}-error` : undefined}
+                      onInput={(e) => change(i, { opening: e.currentTarget.value })}
+                    />
                     <FieldError id={`open-${day}-error`} text={openError} />
                   </td>
                   <td>
-                    <input type="time" aria-label={`${label(day)} closes`} value={row.closing} disabled={row.closed} aria-invalid={!!closeError} aria-describedby={closeError ? `close-${day}-error` : undefined} onInput={(e) => change(i, { closing: e.currentTarget.value })} />
+                    <input
+                      type="time"
+                      aria-label={`${label(day)} closes`}
+                      value={row.closing}
+                      disabled={row.closed}
+                      aria-invalid={!!closeError}
+                      aria-describedby={closeError ? `close-${day}-error` : undefined}
+                      onInput={(e) => change(i, { closing: e.currentTarget.value })}
+                    />
                     <FieldError id={`close-${day}-error`} text={closeError} />
                   </td>
                 </tr>

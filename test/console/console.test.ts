@@ -99,10 +99,14 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     expect(await row(cart).textContent()).toContain('New');
     expect(await row(cart).locator('td').nth(0).textContent()).toContain('Bruno');
     // Newest activity first: the checkout moved bruno's cart above anna's.
-    expect(await page.locator('tr[data-cart]').first().getAttribute('data-cart')).toBe(String(cart));
+    expect(await page.locator('tr[data-cart]').first().getAttribute('data-cart')).toBe(
+      String(cart),
+    );
     await shot('carts', true);
 
-    await row(cart).getByRole('button', { name: `Open cart #${cart}` }).click();
+    await row(cart)
+      .getByRole('button', { name: `Open cart #${cart}` })
+      .click();
     const detail = page.locator(`#cart-${cart}-detail`);
     await detail.getByText(order_number).waitFor();
     expect(await detail.textContent()).toContain('10001234');
@@ -114,7 +118,9 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     await page.getByRole('link', { name: 'Controls' }).click();
     await page.getByLabel('Store', { exact: true }).selectOption(BREMEN);
     const customer = page.getByLabel('Customer with an active cart');
-    await expect.poll(() => customer.locator('option').allTextContents()).toContain('Anna Hoffmann (anna)');
+    await expect
+      .poll(() => customer.locator('option').allTextContents())
+      .toContain('Anna Hoffmann (anna)');
     await customer.selectOption({ label: 'Anna Hoffmann (anna)' });
     await page.getByRole('button', { name: 'Create control' }).click();
     const notice = page.locator('.notice-ok');
@@ -188,7 +194,9 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     await page.getByRole('button', { name: 'Save opening hours' }).click();
     await page.getByText('Opening hours saved.').waitFor();
     const answer = await fetch(`${h.url}/api/v1/stores/${BREMEN}/`, {
-      headers: { authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('ordering-console.token'))}` },
+      headers: {
+        authorization: `Bearer ${await page.evaluate(() => sessionStorage.getItem('ordering-console.token'))}`,
+      },
     }).then((r) => r.json());
     expect(answer).toMatchObject({ name: 'Trade store Bremen', active_period: '03:00:00' });
   });
@@ -215,9 +223,38 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     await shot('dashboard', true);
   });
 
+  it('refreshes the token a minute before it expires', async () => {
+    // A tab of its own with a fake clock: an hour passes in an instant.
+    const context = await h.browser.newContext({ locale: 'en-GB', timezoneId: 'UTC' });
+    try {
+      await context.clock.install();
+      const tab = await context.newPage();
+      await tab.goto(`${h.url}/console/`);
+      await tab.getByLabel('Username').fill('carla');
+      await tab.getByLabel('Password').fill(PASSWORD.carla);
+      await tab.getByRole('button', { name: 'Log in' }).click();
+      await tab.getByRole('navigation', { name: 'Screens' }).waitFor();
+      const token = () => tab.evaluate(() => sessionStorage.getItem('ordering-console.token'));
+      const first = await token();
+      const refreshed = tab.waitForResponse(
+        (r) => r.url().endsWith('/api/v1/auth/jwt/refresh/') && r.status() === 200,
+      );
+      await tab.clock.fastForward('58:00'); // JWT_TTL_SECONDS is 3600: not yet
+      expect(await token()).toBe(first);
+      await tab.clock.fastForward('01:01');
+      await refreshed;
+      await expect.poll(token).not.toBe(first);
+      await tab.reload();
+      await tab.getByRole('navigation', { name: 'Screens' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  });
+
   it('logs out and forgets the token', async () => {
     await page.getByRole('button', { name: 'Log out' }).click();
     await page.getByRole('button', { name: 'Log in' }).waitFor();
+    await page.getByText('You are logged out.').waitFor();
     expect(await page.evaluate(() => sessionStorage.getItem('ordering-console.token'))).toBeNull();
     await page.reload();
     await page.getByRole('button', { name: 'Log in' }).waitFor();

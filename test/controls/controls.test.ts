@@ -433,9 +433,9 @@ describe('DELETE controls/{id}/ (reject)', () => {
     expect((await get(admin, `${control.id}/`)).status).toBe(404);
     expect(await controlsOfCart(ctx, staff, cart)).not.toContain(control.id);
     // The carts stay.
-    expect((await ctx.request('GET', `/api/v1/carts/${cart}/`, { token: bruno.token })).status).toBe(
-      200,
-    );
+    expect(
+      (await ctx.request('GET', `/api/v1/carts/${cart}/`, { token: bruno.token })).status,
+    ).toBe(200);
     expect((await reject(admin, control.id)).status).toBe(404);
   });
 

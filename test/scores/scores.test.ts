@@ -283,7 +283,9 @@ describe('GET monthly-scores/ranking/', () => {
         person('hanna', 12, 5),
       ]);
       expect(answer.body.me).toEqual({ rank: 6, score: 0 });
-      const usernames = answer.body.results.map((r: { user: { username: string } }) => r.user.username);
+      const usernames = answer.body.results.map(
+        (r: { user: { username: string } }) => r.user.username,
+      );
       expect(usernames).toEqual(expect.arrayContaining(['gus', 'dora']));
       // Without it, the staff user is ranked among their own organizations as before.
       const own = await ask('dora', AFTER, 'ranking/?month=3&year=2026');

@@ -31,7 +31,11 @@ describe('GET users/me/', () => {
       is_staff: false,
       is_admin: false,
     });
-    expect((await me(staff)).body).toMatchObject({ id: staff.userId, is_staff: true, is_admin: false });
+    expect((await me(staff)).body).toMatchObject({
+      id: staff.userId,
+      is_staff: true,
+      is_admin: false,
+    });
     expect((await me(admin)).body).toMatchObject({
       id: admin.userId,
       username: 'carla',
