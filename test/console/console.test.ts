@@ -68,6 +68,7 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
       .poll(() => page.getByRole('alert').textContent())
       .toContain('This console is for store staff');
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    expect(await page.getByText('Loading the staff console').count()).toBe(0);
     await expect.poll(() => page.getByRole('button', { name: 'Log in' }).isVisible()).toBe(true);
     await shot('login-refused', true);
   });
