@@ -104,6 +104,18 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
       String(cart),
     );
     await shot('carts', true);
+    // Held upright, the same screen: the table scrolls sideways inside its panel.
+    await page.setViewportSize({ width: 820, height: 1180 });
+    expect(
+      await row(cart)
+        .getByRole('button', { name: `Open cart #${cart}` })
+        .isVisible(),
+    ).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(
+      820,
+    );
+    await shot('carts-portrait');
+    await page.setViewportSize({ width: 1180, height: 820 });
 
     await row(cart)
       .getByRole('button', { name: `Open cart #${cart}` })
