@@ -32,7 +32,7 @@ const SECURITY_HEADERS = {
 
 /**
  * `/console/`: the staff console, a static bundle that talks to the public API like any other
- * client (docs/decisions/0006-staff-console.md). Files are revalidated on every load (small,
+ * client (docs/decisions/0008-staff-console.md). Files are revalidated on every load (small,
  * with ETags), so a new build shows at the next reload.
  */
 export default async function consoleRoutes(
