@@ -87,7 +87,7 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
   it('shows a cart the moment a phone checks it out, and opens it to its lines and checkout', async () => {
     const bruno = await new Phone(h.url, 'bruno').logIn();
     const anna = await new Phone(h.url, 'anna').logIn();
-    await anna.cart(BREMEN, [['10001241', 1]], 'PO-anna-open');
+    const annaCart = await anna.cart(BREMEN, [['10001241', 1]], 'PO-anna-open');
     const cart = await bruno.cart(BREMEN, [
       ['10001234', 3],
       ['10001241', 2],
@@ -125,6 +125,26 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     expect(await detail.textContent()).toContain('10001234');
     expect(await detail.textContent()).toContain('Timed out');
     await shot('cart-detail', true);
+
+    // The filters narrow the list through the API's own filters.
+    const shown = () =>
+      page
+        .locator('tr[data-cart]')
+        .evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-cart')));
+    const open = String(annaCart); // still in the store
+    await page.getByLabel('Checked out', { exact: true }).selectOption('False');
+    await expect.poll(shown).toEqual([open]);
+    await page.getByLabel('Checked out', { exact: true }).selectOption('');
+    await expect.poll(shown).toEqual([String(cart), open]);
+    await page
+      .getByLabel('Customer', { exact: true })
+      .selectOption({ label: 'Bruno Berger (bruno)' });
+    await expect.poll(shown).toEqual([String(cart)]);
+    await page.getByLabel('Customer', { exact: true }).selectOption('');
+    await page.getByLabel('Created to').fill('2020-01-31');
+    await page.getByText('No active carts match.').waitFor();
+    await page.getByLabel('Created to').fill('');
+    await expect.poll(shown).toEqual([String(cart), open]);
   });
 
   it('creates a control, verifies one and rejects another', async () => {
