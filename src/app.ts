@@ -8,6 +8,7 @@ import authRoutes from './auth/routes.js';
 import { TokenService } from './auth/tokens.js';
 import cartRoutes from './carts/routes.js';
 import catalogueRoutes from './catalogue/routes.js';
+import consoleRoutes from './console/routes.js';
 import { subscribeRandomControls } from './controls/random.js';
 import controlRoutes from './controls/routes.js';
 import type { App, Deps } from './deps.js';
@@ -182,6 +183,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   await app.register(healthRoutes);
   await app.register(restorePageRoutes);
   await app.register(notificationSocketRoutes);
+  await app.register(consoleRoutes);
   await app.register(
     async (api) => {
       await api.register(authRoutes);

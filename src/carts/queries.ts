@@ -140,6 +140,7 @@ export async function getCart(
 
 const ORDER_COLUMNS: Record<(typeof ORDERING_KEYS)[number], string> = {
   created: 'created',
+  last_activity: 'last_activity',
   customer_order_number: 'customer_order_number',
   items_count: 'items_count',
   total_quantity: 'total_quantity',

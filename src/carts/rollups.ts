@@ -90,13 +90,13 @@ export function rollupStats(f: CartFilter, p: Params): string {
 }
 
 /**
- * A time series over the rollups: buckets of a month or a day (hours are finer than the
- * rollups), holding at least one cart.
+ * A time series over the rollups: buckets of a month, a week (from Monday) or a day (hours
+ * are finer than the rollups), holding at least one cart.
  */
 export function rollupSeries(
   f: CartFilter,
   p: Params,
-  unit: 'month' | 'day',
+  unit: 'month' | 'week' | 'day',
   aggregate: 'carts' | 'items',
 ): string {
   const union = parts(f, p)

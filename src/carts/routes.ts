@@ -74,7 +74,7 @@ export default async function cartRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
-        summary: 'Carts (or their item lines) per UTC month, day or hour of creation',
+        summary: 'Carts (or their item lines) per UTC month, week, day or hour of creation',
         querystring: TimeSeriesQuerySchema,
         response: { 200: TimeSeriesSchema },
       },

@@ -84,6 +84,7 @@ export type CartListed = Static<typeof CartListedSchema>;
 
 export const ORDERING_KEYS = [
   'created',
+  'last_activity',
   'customer_order_number',
   'items_count',
   'total_quantity',
@@ -121,8 +122,8 @@ export type CartStats = Static<typeof CartStatsSchema>;
 export const TimeSeriesQuerySchema = Type.Object({
   ...cartFilterFields,
   interval: Type.Optional(
-    Type.Union([Type.Literal('M'), Type.Literal('D'), Type.Literal('H')], {
-      description: 'Bucket: M month, D day (default), H hour; UTC',
+    Type.Union([Type.Literal('M'), Type.Literal('W'), Type.Literal('D'), Type.Literal('H')], {
+      description: 'Bucket: M month, W week (from Monday), D day (default), H hour; UTC',
     }),
   ),
   aggregate: Type.Optional(

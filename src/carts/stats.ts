@@ -26,9 +26,12 @@ export async function cartStats(
   return row;
 }
 
-const TRUNC_UNIT = { M: 'month', D: 'day', H: 'hour' } as const;
+const TRUNC_UNIT = { M: 'month', W: 'week', D: 'day', H: 'hour' } as const;
 
-/** Carts (or their item lines) per UTC month, day or hour of creation; empty buckets left out. */
+/**
+ * Carts (or their item lines) per UTC month, week (from Monday), day or hour of creation;
+ * empty buckets left out.
+ */
 export async function cartTimeSeries(
   database: Database,
   user: AuthUser,

@@ -146,3 +146,23 @@ export async function verifyControl(
     cart: control.carts[0] ?? null,
   };
 }
+
+/**
+ * DELETE controls/{id}/: an admin rejects a pending control (drawn or created by mistake, or
+ * not to be carried out). The contract knows only `pending` and `verified`, so a rejected
+ * control is not kept; a verified one is a record of a check made and stays (400).
+ */
+export async function rejectControl(db: Db, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ status: controls.status })
+      .from(controls)
+      .where(eq(controls.id, id))
+      .for('update');
+    if (!row) throw new NotFound('control');
+    if (row.status !== 'pending') {
+      throw Invalid.nonField('A verified control cannot be rejected.');
+    }
+    await tx.delete(controls).where(eq(controls.id, id));
+  });
+}

@@ -2,7 +2,7 @@ import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { pagedRoute } from '../http/paged-route.js';
 import { IdParamsSchema } from '../http/schemas.js';
-import { createControl, verifyControl } from './logic.js';
+import { createControl, rejectControl, verifyControl } from './logic.js';
 import { controlFilter, countControls, getControl, listControls } from './queries.js';
 import {
   ControlCreateBodySchema,
@@ -76,6 +76,27 @@ export default async function controlsRoutes(app: App): Promise<void> {
         request.body.status,
         clock.nowMicros(),
       ),
+  );
+
+  app.delete(
+    '/controls/:id/',
+    {
+      config: { auth: 'admin' },
+      schema: {
+        tags,
+        summary: 'Reject a pending control (administrators)',
+        description:
+          'Removes a `pending` control and its link to the carts: 204, no body (the carts ' +
+          'stay as they are). The interface knows only `pending` and `verified`, so a ' +
+          'rejected control is not kept. A verified control is a record of a check made: ' +
+          '400 `non_field_errors`, and it stays. Unknown id: 404. No notification is sent.',
+        params: IdParamsSchema,
+      },
+    },
+    async (request, reply) => {
+      await rejectControl(db, Number(request.params.id));
+      return reply.code(204).send();
+    },
   );
 
   pagedRoute(app, '/controls/', {

@@ -27,16 +27,27 @@ function emit(
   }
 }
 
+/** Every staff user and admin: they watch all carts and controls (the staff console). */
+async function staffIds(deps: Deps): Promise<number[]> {
+  const staff = await deps.database.db
+    .select({ id: users.id })
+    .from(users)
+    .where(or(eq(users.isStaff, true), eq(users.isAdmin, true)));
+  return staff.map((s) => s.id);
+}
+
 /**
  * Subscribes the notifications to the events of the bus. Subscribe before the random
  * draw: a client hears `cart.checked_out` before the `control.created` it led to.
  */
 export function subscribeNotifications(events: AppEventBus, deps: Deps): void {
+  // To the cart's owner and to every staff user and admin (their console lists checkouts live).
   events.subscribe(
     'cart.checked_out',
     'cart.checked_out notification',
-    ({ checkout, cart }, { log }) => {
-      emit(deps, log, [cart.userId], 'cart.checked_out', { cart: checkout.cart, checkout });
+    async ({ checkout, cart }, { log }) => {
+      const recipients = [cart.userId, ...(await staffIds(deps))];
+      emit(deps, log, recipients, 'cart.checked_out', { cart: checkout.cart, checkout });
     },
   );
 
@@ -62,11 +73,8 @@ export function subscribeNotifications(events: AppEventBus, deps: Deps): void {
     'control.created',
     'control.created notification',
     async ({ control }, { log }) => {
-      const staff = await deps.database.db
-        .select({ id: users.id })
-        .from(users)
-        .where(or(eq(users.isStaff, true), eq(users.isAdmin, true)));
-      emit(deps, log, [control.user, ...staff.map((s) => s.id)], 'control.created', { control });
+      const recipients = [control.user, ...(await staffIds(deps))];
+      emit(deps, log, recipients, 'control.created', { control });
     },
   );
 

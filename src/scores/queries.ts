@@ -54,7 +54,8 @@ async function rankedOrganizations(db: Db, userId: number, organizationId?: stri
 }
 
 /**
- * The caller and every member of the ranked organizations, by the month's checked-out
+ * The caller and every member of the ranked organizations (every organization when
+ * `allOrganizations`, which the route allows staff only), by the month's checked-out
  * quantity; competition ranking (1, 2, 2, 4), ties in username order.
  */
 export async function ranking(
@@ -62,12 +63,17 @@ export async function ranking(
   userId: number,
   month: Month,
   organizationId?: string,
+  allOrganizations = false,
 ): Promise<Ranking> {
-  const orgIds = await rankedOrganizations(db, userId, organizationId);
+  const orgIds = allOrganizations ? [] : await rankedOrganizations(db, userId, organizationId);
   const members = db
     .select({ id: memberships.userId })
     .from(memberships)
-    .where(inArray(memberships.organizationId, orgIds.length > 0 ? orgIds : [-1]));
+    .where(
+      allOrganizations
+        ? undefined
+        : inArray(memberships.organizationId, orgIds.length > 0 ? orgIds : [-1]),
+    );
   const people = or(eq(users.id, userId), inArray(users.id, members));
   const totals = db
     .select({ userId: carts.userId, total: sql`sum(${carts.totalQuantity})`.as('total') })

@@ -1,5 +1,7 @@
 import type { App } from '../deps.js';
-import { currentUser } from '../http/auth.js';
+import { currentUser, isStaff } from '../http/auth.js';
+import { errors } from '../http/errors.js';
+import { isTrue } from '../http/query.js';
 import { RANKING_LIMIT, ranking, weeklyScores } from './queries.js';
 import {
   MonthlyScoresSchema,
@@ -56,12 +58,18 @@ export default async function scoresRoutes(app: App): Promise<void> {
           'equal scores share a rank (1, 2, 2, 4); users with nothing checked out are ' +
           `included with 0. Not paged: \`results\` holds the first ${RANKING_LIMIT}, ` +
           "`count` says how many are ranked, and `me` is always the caller's own rank and " +
-          `score. The same 400s as \`monthly-scores/\`. ${SCREEN}`,
+          `score. The same 400s as \`monthly-scores/\`. Staff and admins may pass ` +
+          '`all_organizations=True` to rank the members of every organization (the staff ' +
+          `console's dashboard); a customer who does gets 403. ${SCREEN}`,
         querystring: RankingQuerySchema,
         response: { 200: RankingSchema },
       },
     },
-    async (request) =>
-      ranking(db, currentUser(request).id, parseMonth(request.query), request.query.organization),
+    async (request) => {
+      const user = currentUser(request);
+      const all = isTrue(request.query.all_organizations) === true;
+      if (all && !isStaff(user)) throw errors.permissionDenied();
+      return ranking(db, user.id, parseMonth(request.query), request.query.organization, all);
+    },
   );
 }

@@ -1,4 +1,5 @@
 import { type Static, Type } from 'typebox';
+import { BoolQuerySchema } from '../http/query.js';
 import { Nullable } from '../http/schemas.js';
 
 const IntegerText = (description: string) =>
@@ -23,6 +24,12 @@ export const RankingQuerySchema = Type.Object({
       description: 'organization_id of one of your organizations; omitted: all of them',
     }),
   ),
+  all_organizations: Type.Optional({
+    ...BoolQuerySchema,
+    description:
+      'Staff and admins: True ranks the members of every organization (`organization` is ' +
+      'then ignored); a customer gets 403',
+  }),
 });
 
 export const MonthlyScoresSchema = Type.Array(

@@ -15,6 +15,7 @@ import {
 import {
   ChangePasswordAnswerSchema,
   ChangePasswordBodySchema,
+  MeSchema,
   RequestCodeBodySchema,
   RequestLinkBodySchema,
   RestoreCodeBodySchema,
@@ -51,6 +52,33 @@ export default async function userRoutes(app: App): Promise<void> {
     secret: config.jwtSecret,
     ttlSeconds: config.restoreCodeTtlSeconds,
   };
+
+  app.get(
+    '/users/me/',
+    {
+      schema: {
+        tags,
+        summary: 'The caller: identity and roles',
+        description:
+          'The local user of the access token, as stored at the last login, with its roles ' +
+          '(granted with the admin command). Staff and admin screens use it to decide what ' +
+          'to show; the roles are still checked on every call.',
+        response: { 200: MeSchema },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      return {
+        id: user.id,
+        username: user.username,
+        email: user.email,
+        first_name: user.firstName,
+        last_name: user.lastName,
+        is_staff: user.isStaff,
+        is_admin: user.isAdmin,
+      };
+    },
+  );
 
   app.patch(
     '/users/me/change-password/',

@@ -14,6 +14,17 @@ export const ChangePasswordBodySchema = Type.Object({
   new_password: NewPasswordSchema,
 });
 
+/** `GET users/me/`: who the caller is and which roles they hold (clients adapt their screens). */
+export const MeSchema = Type.Object({
+  id: Type.Integer(),
+  username: Type.String(),
+  email: Type.String(),
+  first_name: Type.String(),
+  last_name: Type.String(),
+  is_staff: Type.Boolean({ description: 'May update stores and hours; sees all carts' }),
+  is_admin: Type.Boolean({ description: 'May do all staff may, plus controls' }),
+});
+
 export const ChangePasswordAnswerSchema = Type.Object({ detail: Type.String() });
 
 /** Passed through as upstream answers them, checked by the client. */

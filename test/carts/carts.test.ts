@@ -405,6 +405,31 @@ describe('cart list filters', () => {
       made.a_wh,
       made.a_old,
     ]);
+    // last_activity: a_old was touched last (moved here), so it leads, created order aside.
+    const [{ lastActivity }] = await fx.database.db
+      .select({ lastActivity: carts.lastActivity })
+      .from(carts)
+      .where(eq(carts.id, made.a_old));
+    await fx.database.db
+      .update(carts)
+      .set({ lastActivity: '2026-03-02T08:40:00Z' })
+      .where(eq(carts.id, made.a_old));
+    try {
+      expect(await q(a, '?ordering=-last_activity')).toEqual([
+        made.a_old,
+        made.a_new,
+        made.a_wh,
+        made.a_feb,
+      ]);
+      expect(await q(a, '?ordering=last_activity')).toEqual([
+        made.a_feb,
+        made.a_wh,
+        made.a_new,
+        made.a_old,
+      ]);
+    } finally {
+      await fx.database.db.update(carts).set({ lastActivity }).where(eq(carts.id, made.a_old));
+    }
     const bad = await fx.request('GET', '/api/v1/carts/?ordering=user', { token: a.token });
     expect(bad.status).toBe(400);
     expect(Object.keys(bad.body)).toEqual(['ordering']);
@@ -436,7 +461,7 @@ describe('cart list filters', () => {
     expect(bad.status).toBe(400);
   });
 
-  it('time series: UTC buckets by month, day and hour, carts or items, empty buckets left out', async () => {
+  it('time series: UTC buckets by month, week, day and hour, carts or items, empty buckets left out', async () => {
     const get = async (query: string) => {
       const answer = await fx.request('GET', `/api/v1/carts/time-series/${query}`, {
         token: boss.token,
@@ -465,7 +490,14 @@ describe('cart list filters', () => {
       token: a.token,
     });
     expect(mine.body.map((r: { total: number }) => r.total)).toEqual([1, 1, 2]);
-    const bad = await fx.request('GET', '/api/v1/carts/time-series/?interval=W', {
+    // Weeks start on Monday: Sunday 1 March falls in the week of 23 February.
+    expect(await get('?interval=W')).toEqual([
+      { interval: '2026-01-05T00:00:00.000000Z', total: 1 },
+      { interval: '2026-02-09T00:00:00.000000Z', total: 1 },
+      { interval: '2026-02-23T00:00:00.000000Z', total: 1 },
+      { interval: '2026-03-02T00:00:00.000000Z', total: 3 },
+    ]);
+    const bad = await fx.request('GET', '/api/v1/carts/time-series/?interval=Y', {
       token: a.token,
     });
     expect(bad.status).toBe(400);

@@ -77,13 +77,22 @@ function keep(cart: Cart, query: URLSearchParams): boolean {
   return true;
 }
 
-function series(carts: Cart[], unit: 'D' | 'M', aggregate: 'carts' | 'items') {
+/** The UTC Monday of the day's week. */
+function monday(created: string): string {
+  const day = new Date(`${created.slice(0, 10)}T00:00:00Z`);
+  day.setUTCDate(day.getUTCDate() - ((day.getUTCDay() + 6) % 7));
+  return `${day.toISOString().slice(0, 10)}T00:00:00.000000Z`;
+}
+
+function series(carts: Cart[], unit: 'D' | 'W' | 'M', aggregate: 'carts' | 'items') {
   const buckets = new Map<string, number>();
   for (const cart of carts) {
     const bucket =
       unit === 'D'
         ? `${cart.created.slice(0, 10)}T00:00:00.000000Z`
-        : `${cart.created.slice(0, 7)}-01T00:00:00.000000Z`;
+        : unit === 'W'
+          ? monday(cart.created)
+          : `${cart.created.slice(0, 7)}-01T00:00:00.000000Z`;
     buckets.set(
       bucket,
       (buckets.get(bucket) ?? 0) + (aggregate === 'items' ? cart.items_count : 1),
@@ -204,6 +213,8 @@ describe('staff figures from the rollups', () => {
       for (const [unit, aggregate] of [
         ['D', 'carts'],
         ['D', 'items'],
+        ['W', 'carts'],
+        ['W', 'items'],
         ['M', 'carts'],
         ['M', 'items'],
       ] as const) {

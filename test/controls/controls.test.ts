@@ -418,3 +418,46 @@ describe('cart list: controls', () => {
     expect(await controlsOfCart(ctx, anna, untouched)).not.toContain(first.id);
   });
 });
+
+describe('DELETE controls/{id}/ (reject)', () => {
+  const reject = (session: Session | undefined, id: number) =>
+    ctx.request('DELETE', `${CONTROLS}${id}/`, { token: session?.token });
+
+  it('an admin rejects a pending control: 204, gone from the list and from its carts', async () => {
+    const cart = await createCart(ctx, bruno, { store: GLN_A });
+    const control = await createControl(bruno, store.A);
+    expect(await controlsOfCart(ctx, staff, cart)).toContain(control.id);
+    const answer = await reject(admin, control.id);
+    expect(answer.status, answer.text).toBe(204);
+    expect(answer.text).toBe('');
+    expect((await get(admin, `${control.id}/`)).status).toBe(404);
+    expect(await controlsOfCart(ctx, staff, cart)).not.toContain(control.id);
+    // The carts stay.
+    expect(
+      (await ctx.request('GET', `/api/v1/carts/${cart}/`, { token: bruno.token })).status,
+    ).toBe(200);
+    expect((await reject(admin, control.id)).status).toBe(404);
+  });
+
+  it('a verified control cannot be rejected: 400 non_field_errors, and it stays', async () => {
+    await createCart(ctx, bruno, { store: GLN_A });
+    const control = await createControl(bruno, store.A, 'verified');
+    const answer = await reject(admin, control.id);
+    expect(answer.status).toBe(400);
+    expect(Object.keys(answer.body)).toEqual(['non_field_errors']);
+    expect((await get(admin, `${control.id}/`)).body.status).toBe('verified');
+  });
+
+  it('permission matrix: anonymous 401, customer and staff 403; nothing removed', async () => {
+    await createCart(ctx, bruno, { store: GLN_A });
+    const control = await createControl(bruno, store.A);
+    for (const [session, status] of [
+      [undefined, 401],
+      [bruno, 403],
+      [staff, 403],
+    ] as const) {
+      expect((await reject(session, control.id)).status).toBe(status);
+    }
+    expect((await get(admin, `${control.id}/`)).body.status).toBe('pending');
+  });
+});

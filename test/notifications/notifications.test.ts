@@ -127,16 +127,18 @@ describe('GET /ws/notifications/ (upgrade)', () => {
 });
 
 describe('events', () => {
-  it('cart.checked_out reaches every connection of the user, and only that user', async () => {
+  it('cart.checked_out reaches every connection of the user and staff and admins, no other customer', async () => {
     const annaOne = await client(anna);
     const annaTwo = await client(anna);
     const brunoSocket = await client(bruno);
+    const staffSocket = await client(staff);
+    const adminSocket = await client(admin);
     const cart = await cartWith(ctx, anna, { store: PLAIN });
     const checkout = await ctx.request('PATCH', `/api/v1/carts/${cart}/checkout/`, {
       token: anna.token,
     });
     expect(checkout.status, checkout.text).toBe(200);
-    for (const socket of [annaOne, annaTwo]) {
+    for (const socket of [annaOne, annaTwo, staffSocket, adminSocket]) {
       const message = await socket.next();
       expect(message).toEqual({
         type: 'cart.checked_out',
@@ -256,6 +258,7 @@ describe('events', () => {
       token: anna.token,
     });
     expect(drawn.data.control).toEqual(detail.body);
+    expect(await staffSocket.next()).toEqual(checkedOut);
     expect(await staffSocket.next()).toEqual(drawn);
   });
 

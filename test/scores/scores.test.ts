@@ -266,6 +266,35 @@ describe('GET monthly-scores/ranking/', () => {
     expect(bruno.body.me).toEqual({ rank: 1, score: 50 });
   });
 
+  it('all_organizations=True: staff rank the members of every organization; customers get 403', async () => {
+    const denied = await ask('anna', AFTER, 'ranking/?month=3&year=2026&all_organizations=True');
+    expect(denied.status).toBe(403);
+    expect(denied.body.code).toBe('permission_denied');
+    await ctx.database.db.update(users).set({ isStaff: true }).where(eq(users.username, 'dora'));
+    try {
+      const answer = await ask('dora', AFTER, 'ranking/?month=3&year=2026&all_organizations=True');
+      expect(answer.status, answer.text).toBe(200);
+      // bruno (ORG-1003) and anna's organizations together; dora (no organization) as the caller.
+      expect(answer.body.results.slice(0, 5)).toEqual([
+        person('bruno', 50, 1),
+        person('emil', 40, 2),
+        person('anna', 30, 3),
+        person('frida', 30, 3),
+        person('hanna', 12, 5),
+      ]);
+      expect(answer.body.me).toEqual({ rank: 6, score: 0 });
+      const usernames = answer.body.results.map(
+        (r: { user: { username: string } }) => r.user.username,
+      );
+      expect(usernames).toEqual(expect.arrayContaining(['gus', 'dora']));
+      // Without it, the staff user is ranked among their own organizations as before.
+      const own = await ask('dora', AFTER, 'ranking/?month=3&year=2026');
+      expect(own.body).toMatchObject({ count: 1, results: [person('dora', 0, 1)] });
+    } finally {
+      await ctx.database.db.update(users).set({ isStaff: false }).where(eq(users.username, 'dora'));
+    }
+  });
+
   it('results stop at 100; count and me cover everyone', async () => {
     // 120 members of carla's organization, recorded directly, scores 1…120 in March 2027.
     const { db } = ctx.database;

@@ -1,0 +1,6 @@
+import { render } from 'preact';
+import { App } from './app';
+
+const root = document.getElementById('root')!;
+root.textContent = ''; // the page's "Loading…" line: render adds to what is there
+render(<App />, root);

@@ -1,0 +1,1 @@
+CREATE INDEX "users_staff_idx" ON "users" USING btree ("id") WHERE "users"."is_staff" or "users"."is_admin";
