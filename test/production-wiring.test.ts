@@ -120,7 +120,7 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     }
     if (process.env.TEST_REDIS_URL) env.REDIS_URL = process.env.TEST_REDIS_URL;
 
-    // `npm start` is `tsx src/main.ts`.
+    // `npm start` is `node dist/src/main.js`.
     const service = await startServiceProcess(env, port, '/readyz');
     child = service.child;
     const { exited } = service;
