@@ -1,7 +1,7 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { pagedRoute } from '../http/paged-route.js';
-import { IdParamsSchema } from '../http/schemas.js';
+import { IdParamsSchema, NoBodySchema } from '../http/schemas.js';
 import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from './logic.js';
 import { findItem, findList, userItems, userLists } from './queries.js';
 import {
@@ -51,6 +51,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
           `Answers 201 with an empty body; the \`Location\` header holds the absolute URL of ` +
           `the new list (\`/api/v1/shopping-lists/{id}/\`), to GET it. ${NAMES}`,
         body: ShoppingListCreateBodySchema,
+        response: { 201: NoBodySchema },
       },
     },
     async (request, reply) => {
@@ -103,6 +104,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         summary: 'Delete a shopping list and its items',
         description: `Answers 204. ${PERSONAL}`,
         params: IdParamsSchema,
+        response: { 204: NoBodySchema },
       },
     },
     async (request, reply) => {
@@ -193,6 +195,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         summary: 'Remove an item from its list',
         description: `Answers 204. ${PERSONAL}`,
         params: IdParamsSchema,
+        response: { 204: NoBodySchema },
       },
     },
     async (request, reply) => {

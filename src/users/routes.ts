@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
+import { NoBodySchema } from '../http/schemas.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { usersContext } from './context.js';
 import { changePassword } from './logic.js';
@@ -55,9 +56,9 @@ export default async function userRoutes(app: App): Promise<void> {
   app.patch(
     '/users/me/change-password/',
     {
+      config: { upstream: 'required-token' },
       schema: {
         tags,
-        security: [{ bearer: [], upstream: [] }],
         summary: "Change the caller's password (set upstream)",
         description:
           'Needs `Authorization-Upstream` (400 `upstream_token_missing` without it; 401 ' +
@@ -81,9 +82,9 @@ export default async function userRoutes(app: App): Promise<void> {
   app.get(
     '/users/me/shipments/',
     {
+      config: { upstream: 'optional-token' },
       schema: {
         tags,
-        security: [{ bearer: [] }, { bearer: [], upstream: [] }],
         summary: "The caller's shipments, by the telephone number of their profile",
         description:
           'With `Authorization-Upstream`, the telephone number comes from the upstream ' +
@@ -112,14 +113,14 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/request-restore-code/',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', upstream: 'no-token' },
       preValidation: limitBy(throttle, 'restore', 'username'),
       schema: {
         tags,
-        security: [],
         summary: 'Password restore (variant A): e-mail a 6-digit code to the user',
         description: `Always 202, no body. ${NO_ENUMERATION} ${LIMITED} Counted per client address and per username.`,
         body: RequestCodeBodySchema,
+        response: { 202: NoBodySchema },
       },
     },
     async (request, reply) => {
@@ -131,11 +132,10 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/restore-password/',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', upstream: 'no-token' },
       preValidation: limitBy(throttle, 'restore', 'username'),
       schema: {
         tags,
-        security: [],
         summary: 'Password restore (variant A): set a new password with the e-mailed code',
         description:
           '202, no body: the new password is set upstream, the code is spent, and so is ' +
@@ -143,6 +143,7 @@ export default async function userRoutes(app: App): Promise<void> {
           'is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 ' +
           `characters (400 on \`password\`). ${LIMITED} Counted per client address and per username.`,
         body: RestoreCodeBodySchema,
+        response: { 202: NoBodySchema },
       },
     },
     async (request, reply) => {
@@ -154,11 +155,10 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/request_restore_code/',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', upstream: 'no-token' },
       preValidation: limitBy(throttle, 'restore', 'email'),
       schema: {
         tags,
-        security: [],
         summary: 'Password restore (variant B): e-mail a link to every account with the address',
         description:
           `Always 201, no body. The link is \`{PUBLIC_URL}/users/restore-password/<code>/\`: an ` +
@@ -167,6 +167,7 @@ export default async function userRoutes(app: App): Promise<void> {
           `scheme and host the proxy forwarded. ${NO_ENUMERATION} ${LIMITED} Counted per client ` +
           'address and per e-mail address.',
         body: RequestLinkBodySchema,
+        response: { 201: NoBodySchema },
       },
     },
     async (request, reply) => {
@@ -183,11 +184,10 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/restore_password/',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', upstream: 'no-token' },
       preValidation: limitBy(throttle, 'restore'),
       schema: {
         tags,
-        security: [],
         summary: 'Password restore (variant B): set a new password with the code of the link',
         description:
           '201, no body: the new password is set upstream and the code is spent (with every ' +
@@ -196,6 +196,7 @@ export default async function userRoutes(app: App): Promise<void> {
           'characters. A wrong, expired or used code is 400 on `restore_password_code`. ' +
           `${LIMITED} Counted per client address.`,
         body: RestoreLinkBodySchema,
+        response: { 201: NoBodySchema },
       },
     },
     async (request, reply) => {
