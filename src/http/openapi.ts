@@ -99,8 +99,7 @@ function errorResponses(facts: RouteFacts): Record<string, ResponseObject> {
     { description: string; schema: unknown; headers?: Record<string, unknown> }
   > = {};
   const usesToken = facts.auth !== 'public';
-  const upstreamToken =
-    facts.upstream === 'required-token' || facts.upstream === 'optional-token';
+  const upstreamToken = facts.upstream === 'required-token' || facts.upstream === 'optional-token';
 
   answers[400] = {
     description:
@@ -116,7 +115,9 @@ function errorResponses(facts: RouteFacts): Record<string, ResponseObject> {
   if (usesToken || upstreamToken) {
     const codes = [
       ...(usesToken ? ['`not_authenticated`', '`token_not_valid`'] : []),
-      ...(upstreamToken ? ['`upstream_token_not_valid` (upstream refused the upstream token)'] : []),
+      ...(upstreamToken
+        ? ['`upstream_token_not_valid` (upstream refused the upstream token)']
+        : []),
     ];
     answers[401] = {
       description: `Not authenticated: ${codes.join(', ')}.`,
@@ -189,11 +190,14 @@ function errorResponses(facts: RouteFacts): Record<string, ResponseObject> {
   const responses: Record<string, ResponseObject> = {};
   for (const [status, { description, schema, headers }] of Object.entries(answers)) {
     responses[status] = {
-      description,
+      description: facts.html
+        ? `An HTML page (JSON for a path the router refuses). ${description}`
+        : description,
       ...(headers && { headers }),
-      content: facts.html
-        ? { 'text/html': { schema: { type: 'string' } } }
-        : { 'application/json': { schema } },
+      content: {
+        ...(facts.html && { 'text/html': { schema: { type: 'string' } } }),
+        'application/json': { schema },
+      },
     };
   }
   return responses;
@@ -249,7 +253,17 @@ function toOpenApi30(value: unknown): void {
 }
 
 interface Document {
-  paths?: Record<string, Record<string, { responses?: object; security?: unknown }>>;
+  paths?: Record<
+    string,
+    Record<
+      string,
+      {
+        responses?: object;
+        security?: unknown;
+        requestBody?: { required?: boolean; content?: Record<string, { schema?: object }> };
+      }
+    >
+  >;
   components?: { schemas?: Record<string, unknown>; securitySchemes?: unknown };
 }
 
@@ -273,6 +287,9 @@ export function completeDocument<T>(document: T, index: RouteFactIndex): T {
       const facts = index.get(`${method} ${path}`);
       if (!facts) throw new Error(`OpenAPI: no route facts for ${method} ${path}`);
       operation.responses = { ...operation.responses, ...errorResponses(facts) };
+      // A body schema that takes anything takes no body too (the checkout's).
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      if (body && Object.keys(body).length === 0) operation.requestBody!.required = false;
       operation.security = security(facts);
     }
   }

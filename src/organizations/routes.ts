@@ -1,9 +1,9 @@
 import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
-import { NoBodySchema } from '../http/schemas.js';
 import { pagedRoute } from '../http/paged-route.js';
 import { isTrue } from '../http/query.js';
+import { NoBodySchema } from '../http/schemas.js';
 import { requireMembership, setFavorite } from './logic.js';
 import { memberOrganizations } from './queries.js';
 import {

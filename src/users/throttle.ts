@@ -165,4 +165,3 @@ export function limitBy(throttle: Throttle, scope: 'login' | 'restore', field?: 
   limitHooks.add(hook);
   return hook;
 }
-
