@@ -234,6 +234,10 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     expect(await socket.closed).toBe(1001);
     const [exitCode] = await exited;
     expect(exitCode, service.output()).toBe(0);
+    // Production logs are JSON lines, one object a line, and nothing else.
+    const lines = service.output().split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
     expect(Date.now() - started).toBeLessThan(60_000);
   }, 90_000);
 });
