@@ -267,21 +267,28 @@ interface Document {
   components?: { schemas?: Record<string, unknown>; securitySchemes?: unknown };
 }
 
-/** Completes the document @fastify/swagger built (its `transformObject`). */
+/**
+ * The document @fastify/swagger built, completed (its `transformObject`). A copy is changed:
+ * the schemas the routes validate with (their `errorMessage` included) stay as they are.
+ */
 export function completeDocument<T>(document: T, index: RouteFactIndex): T {
-  const doc = document as Document;
+  const doc = JSON.parse(
+    JSON.stringify({
+      ...document,
+      components: {
+        ...(document as Document).components,
+        schemas: {
+          ...(document as Document).components?.schemas,
+          ErrorDetail: ErrorDetailSchema,
+          FieldErrors: FieldErrorsSchema,
+          UpstreamAnswer: UpstreamAnswerSchema,
+        },
+      },
+    }),
+  ) as Document;
   toOpenApi30(doc.paths);
-  doc.components ??= {};
-  doc.components.schemas = {
-    ...doc.components.schemas,
-    ErrorDetail: ErrorDetailSchema,
-    FieldErrors: FieldErrorsSchema,
-    UpstreamAnswer: UpstreamAnswerSchema,
-  };
-  // A copy: the TypeBox schemas themselves stay as they are.
-  doc.components.schemas = JSON.parse(JSON.stringify(doc.components.schemas));
-  toOpenApi30(doc.components.schemas);
-  doc.components.securitySchemes = SECURITY_SCHEMES;
+  toOpenApi30(doc.components!.schemas);
+  doc.components!.securitySchemes = SECURITY_SCHEMES;
   for (const [path, operations] of Object.entries(doc.paths ?? {})) {
     for (const [method, operation] of Object.entries(operations)) {
       const facts = index.get(`${method} ${path}`);
@@ -293,5 +300,5 @@ export function completeDocument<T>(document: T, index: RouteFactIndex): T {
       operation.security = security(facts);
     }
   }
-  return document;
+  return doc as T;
 }

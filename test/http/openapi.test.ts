@@ -200,6 +200,13 @@ describe('the OpenAPI document', () => {
 });
 
 describe('the errors the service answers are those the document lists', () => {
+  it('keeps the validation messages of the schemas the document was made from', async () => {
+    // The document was built in beforeAll; a schema's own message still answers.
+    const answer = await ctx.request('GET', '/api/v1/items/?cart=abc', { token: anna.token });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ cart: ['A valid integer is required.'] });
+  });
+
   it('401 without a token, on every operation that needs one', async () => {
     for (const { method, path, op } of operations) {
       if (op.security?.length === 0) continue;
