@@ -10,6 +10,7 @@ import { ErrorDetailSchema, FieldErrorsSchema, UpstreamAnswerSchema } from './sc
  * - 401 on routes that need a token, 403 on staff and admin routes;
  * - 404 with path parameters or a page (`page` query);
  * - 409 with `config.conflicts`; 413 and 415 on methods with a body;
+ * - 422 `idempotency_key_reused` where the route takes an `Idempotency-Key` header;
  * - 429 on routes with a rate-limit hook (src/users/throttle.ts);
  * - 502/503/504 with `config.upstream`; 503 `database_unavailable` everywhere.
  * Only the document changes: the routes' response schemas (and so their serialization) stay
@@ -37,6 +38,7 @@ interface RouteFacts {
   hasPathParams: boolean;
   paged: boolean;
   throttled: boolean;
+  idempotent: boolean;
   html: boolean;
 }
 
@@ -60,6 +62,7 @@ export function collectRouteFacts(
     const config = (route.config ?? {}) as RouteOptions['config'] & Record<string, unknown>;
     const schema = (route.schema ?? {}) as {
       querystring?: { properties?: Record<string, unknown> };
+      headers?: { properties?: Record<string, unknown> };
       produces?: string[];
     };
     const hooks = [route.preValidation ?? []].flat();
@@ -74,6 +77,7 @@ export function collectRouteFacts(
         hasPathParams: route.url.includes(':'),
         paged: schema.querystring?.properties?.page !== undefined,
         throttled: hooks.some(isThrottle),
+        idempotent: schema.headers?.properties?.['idempotency-key'] !== undefined,
         html: schema.produces?.includes('text/html') ?? false,
       });
     }
@@ -147,6 +151,12 @@ function errorResponses(facts: RouteFacts): Record<string, ResponseObject> {
     answers[409] = {
       description:
         '`checkout_in_progress`: a checkout of the cart is in flight, or its outcome is unknown (retry).',
+      schema: DETAIL,
+    };
+  }
+  if (facts.idempotent) {
+    answers[422] = {
+      description: '`idempotency_key_reused`: the `Idempotency-Key` was used with another request.',
       schema: DETAIL,
     };
   }

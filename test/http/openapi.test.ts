@@ -1,6 +1,9 @@
+import swagger from '@fastify/swagger';
 import { validate } from '@readme/openapi-parser';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIM_ROUTES } from '../../erp-simulator/faults.js';
+import { collectRouteFacts, completeDocument, SECURITY_SCHEMES } from '../../src/http/openapi.js';
 import type { Answer, Session, TestContext } from '../helpers/app.js';
 import { startTestApp } from '../helpers/app.js';
 
@@ -301,4 +304,27 @@ describe('the errors the service answers are those the document lists', () => {
       ]),
     );
   }, 120_000);
+});
+
+describe('the facts of a route', () => {
+  it('list 422 idempotency_key_reused where the route takes an Idempotency-Key header', async () => {
+    const app = Fastify();
+    const facts = collectRouteFacts(app, () => false);
+    await app.register(swagger, {
+      openapi: { components: { securitySchemes: SECURITY_SCHEMES } },
+      transformObject: (document) =>
+        completeDocument('openapiObject' in document ? document.openapiObject : {}, facts),
+    });
+    const body = { type: 'object' };
+    const headers = { type: 'object', properties: { 'idempotency-key': { type: 'string' } } };
+    app.post('/api/v1/keyed/', { schema: { body, headers } }, async () => ({}));
+    app.post('/api/v1/plain/', { schema: { body } }, async () => ({}));
+    await app.ready();
+    const built = app.swagger() as Document;
+    await app.close();
+    const keyed = built.paths['/api/v1/keyed/'].post.responses;
+    expect(Object.keys(keyed)).toContain('422');
+    expect(keyed['422'].description).toContain('idempotency_key_reused');
+    expect(Object.keys(built.paths['/api/v1/plain/'].post.responses)).not.toContain('422');
+  });
 });
