@@ -1,7 +1,7 @@
 /**
  * `npm run bench` (docs: the report of issue 9). On the PostgreSQL server of BENCH_DATABASE_URL:
  * a scratch database, migrated and seeded to BENCH_SCALE carts (bench/seed.ts); the service
- * started as production starts it, the ERP simulator and the floor (bench/floor.ts) each in
+ * started as production starts it (`node dist/src/main.js`, built first when stale), the ERP simulator and the floor (bench/floor.ts) each in
  * its own process; every scenario driven by autocannon in a process of its own (bench/load.ts)
  * against the service, then the floor; then the data checked; the scratch database dropped.
  * Prints one table and writes the figures to bench/results/latest.json.
@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { createSigner } from 'fast-jwt';
 import pg from 'pg';
 import { DEMO_SERVICE_ACCOUNT } from '../erp-simulator/data.js';
+import { buildServer } from '../scripts/build.mjs';
 import { openDatabase } from '../src/db/client.js';
 import type { Plan } from './load.js';
 import { CUSTOMERS, cartOf, STAFF_ID, STORES, seed, storeGln } from './seed.js';
@@ -80,9 +81,11 @@ async function bench(url: string) {
 
   const [simPort, servicePort, floorPort] = [await freePort(), await freePort(), await freePort()];
   const sim = `http://127.0.0.1:${simPort}`;
-  start('node', ['--import', 'tsx', 'erp-simulator/main.ts'], { PORT: String(simPort) });
+  start('node', ['dist/erp-simulator/main.js'], { PORT: String(simPort) });
   await ready(`${sim}/_sim/orders`);
-  const service = start('node', ['--import', 'tsx', 'src/main.ts'], {
+  // As production runs it: compiled, with plain node.
+  await buildServer({ ifStale: true });
+  const service = start('node', ['dist/src/main.js'], {
     NODE_ENV: 'production',
     DATABASE_URL: url,
     DATABASE_POOL_SIZE: String(POOL_SIZE),

@@ -17,6 +17,7 @@ import { EventBus } from './events/bus.js';
 import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { frameworkErrors, installConventions } from './http/conventions.js';
+import { collectRouteFacts, completeDocument, SECURITY_SCHEMES } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
 import { installRequestScope } from './http/request-scope.js';
 import {
@@ -36,6 +37,7 @@ import scoreRoutes from './scores/routes.js';
 import shoppingListRoutes from './shopping-lists/routes.js';
 import storeRoutes from './stores/routes.js';
 import userRoutes, { restorePageRoutes } from './users/routes.js';
+import { isLimitHook } from './users/throttle.js';
 
 /** Secrets never reach a log line: tokens and codes in headers, URLs and bodies. */
 function redactUrl(url: string): string {
@@ -144,6 +146,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   closeAfterEarlyAnswers(app);
   closeQuietConnectionsOnClose(app);
   installConventions(app);
+  const routeFacts = collectRouteFacts(app, isLimitHook);
   installRequestScope(app);
   installAuth(app, tokens, deps.database);
 
@@ -157,14 +160,12 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
           '(from `POST /api/v1/auth/jwt/token/`). Errors are JSON: `{"detail", "code"}`, or ' +
           '`{"<field>": ["message"]}` for validation (400).',
       },
-      components: {
-        securitySchemes: {
-          bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
-          upstream: { type: 'apiKey', in: 'header', name: 'Authorization-Upstream' },
-        },
-      },
+      components: { securitySchemes: SECURITY_SCHEMES },
       security: [{ bearer: [] }],
     },
+    // Error answers and security per operation, from each route's facts.
+    transformObject: (document) =>
+      completeDocument('openapiObject' in document ? document.openapiObject : {}, routeFacts),
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
   app.get('/api/schema/', { schema: { hide: true } }, async () => app.swagger());

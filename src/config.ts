@@ -26,6 +26,8 @@ export interface Config {
   authRateLimitPerMinute: number;
   trustProxy: boolean | number | string | undefined;
   logLevel: string;
+  /** LOG_FORMAT: forced JSON lines or pretty lines; unset: pretty only at a terminal, outside production. */
+  logFormat: 'json' | 'pretty' | undefined;
   bodyLimit: number;
   production: boolean;
   databasePoolSize: number;
@@ -151,6 +153,10 @@ export function loadConfig(env: Env = process.env): Config {
       `LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got ${shown(logLevel)}`,
     );
   }
+  const logFormat = env.LOG_FORMAT || undefined;
+  if (logFormat !== undefined && logFormat !== 'json' && logFormat !== 'pretty') {
+    throw new ConfigError(`LOG_FORMAT must be json or pretty, got ${shown(logFormat)}`);
+  }
   let jwtSecret = env.JWT_SECRET || '';
   if (!jwtSecret) {
     if (production) throw new ConfigError('JWT_SECRET is required when NODE_ENV=production');
@@ -192,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel,
+    logFormat,
     bodyLimit: 1024 * 1024,
     production,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),

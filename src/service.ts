@@ -9,6 +9,7 @@ import { secureRandom } from './controls/secure-random.js';
 import { type Database, openDatabase } from './db/client.js';
 import { isDatabaseUnavailable } from './db/errors.js';
 import type { App, Deps } from './deps.js';
+import { logStream } from './log.js';
 import { UpstreamClient } from './upstream/client.js';
 
 export interface Service {
@@ -53,7 +54,8 @@ async function migrateWhenReachable(database: Database, log: Logger): Promise<vo
  */
 export async function startService(config: Config, options: ServiceOptions = {}): Promise<Service> {
   // Until the app (and its logger) exists, start-up logs through a logger of its own.
-  const log = pino({ level: config.logLevel });
+  const stream = await logStream(config);
+  const log = stream ? pino({ level: config.logLevel }, stream) : pino({ level: config.logLevel });
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.inMemory ? undefined : config.dataDir,
@@ -90,7 +92,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     random: secureRandom,
   };
   if (simulator && options.onSimulator) await options.onSimulator(deps);
-  const app = await buildApp(deps);
+  const app = await buildApp(deps, stream ? { logger: { level: config.logLevel, stream } } : {});
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
   const port = address && typeof address === 'object' ? address.port : config.port;

@@ -252,7 +252,8 @@ describe('loadConfig', () => {
 
 describe('npm start with a bad setting', () => {
   it('exits 1 with one line on stderr naming the variable', async () => {
-    const { code, stdout, stderr } = await runProcess('npx', ['tsx', 'src/main.ts'], {
+    // The compiled service (global-setup built it: prestart has nothing to do).
+    const { code, stdout, stderr } = await runProcess('npm', ['start', '--silent'], {
       cwd: process.cwd(),
       env: { ...process.env, PORT: 'abc', DATA_DIR: dataDir },
     });

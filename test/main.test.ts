@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../erp-simulator/data.js';
 import { type Simulator, startSimulator } from '../erp-simulator/server.js';
-import { freePort, startServiceProcess } from './helpers/process.js';
+import { freePort, SERVICE_MAIN, startServiceProcess } from './helpers/process.js';
 
 let child: ChildProcess | undefined;
 let sim: Simulator | undefined;
@@ -90,7 +90,7 @@ describe('the service process (src/main.ts)', () => {
   }, 90_000);
 
   it('refuses a bad setting with one line naming the variable', async () => {
-    const bad = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    const bad = spawn(process.execPath, [SERVICE_MAIN], {
       env: { ...process.env, UPSTREAM_TIMEOUT_MS: 'soon' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

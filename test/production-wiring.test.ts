@@ -125,7 +125,7 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     }
     if (process.env.TEST_REDIS_URL) env.REDIS_URL = process.env.TEST_REDIS_URL;
 
-    // `npm start` is `tsx src/main.ts`.
+    // `npm start` is `node dist/src/main.js`.
     const service = await startServiceProcess(env, port, '/readyz');
     child = service.child;
     const { exited } = service;
@@ -263,6 +263,10 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     expect(await socket.closed).toBe(1001);
     const [exitCode] = await exited;
     expect(exitCode, service.output()).toBe(0);
+    // Production logs are JSON lines, one object a line, and nothing else.
+    const lines = service.output().split('\n').filter(Boolean);
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
     expect(Date.now() - started).toBeLessThan(60_000);
   }, 90_000);
 });

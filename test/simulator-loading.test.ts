@@ -13,7 +13,9 @@ import { freePort, type ServiceProcess, startServiceProcess } from './helpers/pr
  * every module the process loads.
  */
 
-const SIMULATOR_DIR = new URL('../erp-simulator/', import.meta.url).href;
+// The service runs compiled, as `npm start` runs it: its modules are those of dist/.
+const DIST = new URL('../dist/', import.meta.url);
+const SIMULATOR_DIR = new URL('erp-simulator/', DIST).href;
 const HOOK = './test/helpers/loaded-modules.mjs';
 const ANNA = DEMO_USERS.find((u) => u.username === 'anna')!;
 
@@ -72,8 +74,10 @@ describe('loading the ERP simulator', () => {
       UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
     });
     // The hook saw the service's own modules…
-    expect(loaded).toContain(new URL('../src/service.ts', import.meta.url).href);
-    expect(loaded).toContain(new URL('../src/upstream/client.ts', import.meta.url).href);
+    expect(loaded).toContain(new URL('src/service.js', DIST).href);
+    expect(loaded).toContain(new URL('src/upstream/client.js', DIST).href);
+    // Compiled code with plain node: no TypeScript source, no tsx loader.
+    expect(loaded.filter((url) => url.endsWith('.ts') || url.includes('/tsx/'))).toEqual([]);
     // …and none of the simulator's, while the login went to the simulator of this test.
     expect(loaded.filter((url) => url.startsWith(SIMULATOR_DIR))).toEqual([]);
     expect(sim.calls.some((call) => call.route === 'auth.token')).toBe(true);
@@ -81,7 +85,7 @@ describe('loading the ERP simulator', () => {
 
   it('a service with UPSTREAM_URL unset loads the bundled simulator and its demo data', async () => {
     const loaded = await modulesLoaded('without-upstream', {});
-    expect(loaded).toContain(new URL('../erp-simulator/server.ts', import.meta.url).href);
-    expect(loaded).toContain(new URL('../erp-simulator/data.ts', import.meta.url).href);
+    expect(loaded).toContain(new URL('erp-simulator/server.js', DIST).href);
+    expect(loaded).toContain(new URL('erp-simulator/data.js', DIST).href);
   });
 });

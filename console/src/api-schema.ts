@@ -31,6 +31,50 @@ export interface paths {
                     };
                     content?: never;
                 };
+                /** @description An HTML page (JSON for a path the router refuses). Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description An HTML page (JSON for a path the router refuses). No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description An HTML page (JSON for a path the router refuses). `throttled`: too many attempts this minute. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the next attempt is counted. */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description An HTML page (JSON for a path the router refuses). `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -55,6 +99,90 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description An HTML page (JSON for a path the router refuses). Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description An HTML page (JSON for a path the router refuses). No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description An HTML page (JSON for a path the router refuses). `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description An HTML page (JSON for a path the router refuses). `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description An HTML page (JSON for a path the router refuses). `throttled`: too many attempts this minute. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the next attempt is counted. */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description An HTML page (JSON for a path the router refuses). `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description An HTML page (JSON for a path the router refuses). `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description An HTML page (JSON for a path the router refuses). `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "text/html": string;
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -108,6 +236,73 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `throttled`: too many attempts this minute. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the next attempt is counted. */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -153,6 +348,44 @@ export interface paths {
                         "application/json": {
                             token: string;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -297,6 +530,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `Invalid page.`: `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -347,6 +620,64 @@ export interface paths {
                             /** @description GLN, or null for the customer warehouse */
                             store: string | null;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another request. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -401,6 +732,37 @@ export interface paths {
                             total_quantity: number;
                             total_items: number;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -465,6 +827,37 @@ export interface paths {
                              */
                             interval: string;
                         }[];
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -583,6 +976,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -619,7 +1052,7 @@ export interface paths {
                 };
                 cookie?: never;
             };
-            requestBody: {
+            requestBody?: {
                 content: {
                     "application/json": unknown;
                 };
@@ -644,6 +1077,91 @@ export interface paths {
                             /** @description Upstream was saturated and queued the order */
                             timed_out: boolean;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`, `upstream_token_not_valid` (upstream refused the upstream token). */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `checkout_in_progress`: a checkout of the cart is in flight, or its outcome is unknown (retry). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`, or the upstream system's own 503 JSON, passed through. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"] | components["schemas"]["UpstreamAnswer"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -699,6 +1217,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `Invalid page.`: `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -745,6 +1303,73 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `checkout_in_progress`: a checkout of the cart is in flight, or its outcome is unknown (retry). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another request. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -775,12 +1400,79 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description No body. */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `checkout_in_progress`: a checkout of the cart is in flight, or its outcome is unknown (retry). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -821,6 +1513,73 @@ export interface paths {
                              */
                             created: string;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `checkout_in_progress`: a checkout of the cart is in flight, or its outcome is unknown (retry). */
+                409: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -897,6 +1656,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `Invalid page.`: `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -952,6 +1751,64 @@ export interface paths {
                             /** @description id of the admin who created it; null for random controls */
                             controller: number | null;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `permission_denied`: the route is for admins. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -1012,6 +1869,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1037,6 +1934,73 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `permission_denied`: the route is for admins. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -1089,6 +2053,73 @@ export interface paths {
                             /** @description the lowest cart id of the control */
                             cart: number | null;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `permission_denied`: the route is for admins. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -1160,6 +2191,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `Invalid page.`: `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1186,12 +2257,70 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description No body. */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another request. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -1252,6 +2381,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1271,12 +2440,70 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description No body. */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -1335,6 +2562,64 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -1391,6 +2676,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `Invalid page.`: `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1439,6 +2764,64 @@ export interface paths {
                              */
                             created: string;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `idempotency_key_reused`: the `Idempotency-Key` was used with another request. */
+                422: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -1490,6 +2873,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1509,12 +2932,70 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description No body. */
+                204: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -1561,6 +3042,64 @@ export interface paths {
                              */
                             created: string;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -1621,6 +3160,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `Invalid page.`: `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1655,12 +3234,70 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description No body. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -1694,12 +3331,70 @@ export interface paths {
             };
             requestBody?: never;
             responses: {
-                /** @description Default Response */
+                /** @description No body. */
                 200: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -1741,6 +3436,64 @@ export interface paths {
                             /** @description The user's credit status in that organization */
                             credit: boolean;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest; or `{"detail", "code": "upstream_token_missing"}` without `Authorization-Upstream`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`, `upstream_token_not_valid` (upstream refused the upstream token). */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -1807,6 +3560,46 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `Invalid page.`: `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -1862,6 +3655,46 @@ export interface paths {
                              */
                             created: string;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -1920,6 +3753,73 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `permission_denied`: the route is for staff and admins. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -1963,6 +3863,46 @@ export interface paths {
                             /** @example 18:00:00 */
                             closing_time: string | null;
                         }[];
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -2009,6 +3949,73 @@ export interface paths {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `permission_denied`: the route is for staff and admins. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -2072,6 +4079,35 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description `Invalid page.`: `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2119,6 +4155,37 @@ export interface paths {
                             /** @description null: the week has not started yet */
                             score: number | null;
                         }[];
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -2192,6 +4259,37 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2258,6 +4356,64 @@ export interface paths {
                                 sort: number;
                             }[];
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest; or `{"detail", "code": "upstream_token_missing"}` without `Authorization-Upstream`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`, `upstream_token_not_valid` (upstream refused the upstream token). */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -2331,6 +4487,64 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest; or `{"detail", "code": "upstream_token_missing"}` without `Authorization-Upstream`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`, `upstream_token_not_valid` (upstream refused the upstream token). */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2387,6 +4601,64 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest; or `{"detail", "code": "upstream_token_missing"}` without `Authorization-Upstream`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`, `upstream_token_not_valid` (upstream refused the upstream token). */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description No such object (or not visible to the caller): `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2424,6 +4696,55 @@ export interface paths {
                     };
                     content: {
                         "application/json": components["schemas"]["def-0"][];
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`, `upstream_token_not_valid` (upstream refused the upstream token). */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -2473,6 +4794,37 @@ export interface paths {
                             /** @description May do all staff may, plus controls */
                             is_admin: boolean;
                         };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
             };
@@ -2531,6 +4883,73 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest; or `{"detail", "code": "upstream_token_missing"}` without `Authorization-Upstream`. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"] | components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`, `upstream_token_not_valid` (upstream refused the upstream token). */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         trace?: never;
@@ -2576,6 +4995,55 @@ export interface paths {
                         }[];
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`, `upstream_token_not_valid` (upstream refused the upstream token). */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         put?: never;
@@ -2614,12 +5082,79 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description No body. */
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `throttled`: too many attempts this minute. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the next attempt is counted. */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -2661,12 +5196,79 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description No body. */
+                202: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `throttled`: too many attempts this minute. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the next attempt is counted. */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -2704,12 +5306,79 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description No body. */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `throttled`: too many attempts this minute. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the next attempt is counted. */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -2751,12 +5420,79 @@ export interface paths {
                 };
             };
             responses: {
-                /** @description Default Response */
-                200: {
+                /** @description No body. */
+                201: {
                     headers: {
                         [name: string]: unknown;
                     };
                     content?: never;
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `throttled`: too many attempts this minute. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the next attempt is counted. */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
                 };
             };
         };
@@ -2799,6 +5535,55 @@ export interface paths {
                         };
                     };
                 };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
             };
         };
         delete?: never;
@@ -2819,6 +5604,27 @@ export interface components {
             slug: string;
             sort?: number;
             children?: components["schemas"]["def-0"][];
+        };
+        /** ErrorDetail */
+        ErrorDetail: {
+            detail: string;
+            /** @example not_found */
+            code: string;
+        };
+        /**
+         * FieldErrors
+         * @example {
+         *       "quantity": [
+         *         "Ensure this value is greater than or equal to 1."
+         *       ]
+         *     }
+         */
+        FieldErrors: {
+            [key: string]: string[];
+        };
+        /** UpstreamAnswer */
+        UpstreamAnswer: {
+            [key: string]: unknown;
         };
     };
     responses: never;

@@ -17,7 +17,7 @@ export default async function authRoutes(app: App): Promise<void> {
   app.post(
     '/auth/jwt/token/',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', upstream: 'no-token' },
       // Per client address and per username; separate from the restore counters.
       preValidation: limitBy(throttle, 'login', 'username'),
       schema: {
@@ -27,7 +27,6 @@ export default async function authRoutes(app: App): Promise<void> {
           'Rate-limited per client address and per username (`AUTH_RATE_LIMIT_PER_MINUTE` ' +
           'attempts per minute, fixed windows; every attempt counts): 429 ' +
           '`{"detail", "code": "throttled"}` with `Retry-After` in seconds.',
-        security: [],
         body: LoginBodySchema,
         response: { 200: LoginAnswerSchema },
       },
@@ -51,7 +50,6 @@ export default async function authRoutes(app: App): Promise<void> {
           'does not verify or has expired (`Signature has expired.`), the token of a user that ' +
           "no longer exists (`User doesn't exist.`), and one past `orig_iat + " +
           'JWT_REFRESH_WINDOW_SECONDS` (`Refresh has expired.`).',
-        security: [],
         body: RefreshBodySchema,
         response: { 200: RefreshAnswerSchema },
       },

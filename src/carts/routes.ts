@@ -100,7 +100,7 @@ export default async function cartRoutes(app: App): Promise<void> {
     '/carts/:id/checkout/',
     {
       // docs/http-contract.md: upstream's own 503 JSON is passed through.
-      config: { passUpstream503: true },
+      config: { passUpstream503: true, upstream: 'optional-token', conflicts: true },
       schema: {
         tags,
         summary: 'Check out: place the order upstream, exactly once',

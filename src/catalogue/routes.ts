@@ -11,7 +11,6 @@ import {
 } from './schemas.js';
 
 const tags = ['catalogue'];
-const security = [{ bearer: [], upstream: [] }];
 
 const LIVE =
   "Fetched live from the upstream system on every call, with the caller's upstream token " +
@@ -28,9 +27,9 @@ export default async function catalogueRoutes(app: App): Promise<void> {
   app.get(
     '/products/:article_number/',
     {
+      config: { upstream: 'required-token' },
       schema: {
         tags,
-        security,
         summary: 'A product, from the upstream system',
         description: LIVE,
         params: ArticleParamsSchema,
@@ -48,9 +47,9 @@ export default async function catalogueRoutes(app: App): Promise<void> {
   app.get(
     '/products/:article_number/price/',
     {
+      config: { upstream: 'required-token' },
       schema: {
         tags,
-        security,
         summary: "The caller's price of a product (prices are customer-specific)",
         description: LIVE,
         params: ArticleParamsSchema,
@@ -68,9 +67,9 @@ export default async function catalogueRoutes(app: App): Promise<void> {
   app.get(
     '/products/:article_number/stock/',
     {
+      config: { upstream: 'required-token' },
       schema: {
         tags,
-        security,
         summary: 'Stock of a product at a location',
         description: `\`location_id\` is required (400 on \`location_id\` when missing or blank; surrounding spaces are dropped). A location that does not stock the product answers 200 with \`stocked: false\`. ${LIVE}`,
         params: ArticleParamsSchema,
@@ -91,9 +90,9 @@ export default async function catalogueRoutes(app: App): Promise<void> {
   app.get(
     '/categories/',
     {
+      config: { upstream: 'optional-token' },
       schema: {
         tags,
-        security: [{ bearer: [] }, { bearer: [], upstream: [] }],
         summary: 'The category trees, from the upstream system',
         description:
           "Fetched live from the upstream system on every call: with the caller's " +

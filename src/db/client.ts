@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
@@ -18,7 +18,12 @@ export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 /** A transaction handle: same query surface as Db. */
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), '../../drizzle');
+const here = dirname(fileURLToPath(import.meta.url));
+/** drizzle/ at the package root: two folders up from src/db/, three from the build's dist/src/db/. */
+export const migrationsFolder =
+  [join(here, '../../drizzle'), join(here, '../../../drizzle')].find((folder) =>
+    existsSync(join(folder, 'meta/_journal.json')),
+  ) ?? join(here, '../../drizzle');
 
 /** Connections of the pool as metrics report them; the embedded database has one and no pool. */
 export interface PoolStats {

@@ -29,6 +29,11 @@ declare module 'fastify' {
   }
 }
 
+/** A route's level: its `config.auth`, else 'user' under /api/v1/ and 'public' elsewhere. */
+export function authLevelOf(auth: AuthLevel | undefined, url: string): AuthLevel {
+  return auth ?? (url.startsWith('/api/v1/') ? 'user' : 'public');
+}
+
 /** The authenticated user of a route that is not public. */
 export function currentUser(request: FastifyRequest): AuthUser {
   if (!request.authUser) throw errors.notAuthenticated();
@@ -49,8 +54,7 @@ export function installAuth(app: FastifyInstance, tokens: TokenService, database
   app.addHook('onRequest', async (request) => {
     if (request.is404) return;
     const url = request.routeOptions.url ?? '';
-    const level =
-      request.routeOptions.config.auth ?? (url.startsWith('/api/v1/') ? 'user' : 'public');
+    const level = authLevelOf(request.routeOptions.config.auth, url);
     if (level === 'public') return;
     const token = bearerToken(request.headers.authorization);
     if (!token) throw errors.notAuthenticated();

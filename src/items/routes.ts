@@ -2,7 +2,7 @@ import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { idempotent } from '../http/idempotency.js';
 import { pagedRoute } from '../http/paged-route.js';
-import { IdParamsSchema } from '../http/schemas.js';
+import { IdParamsSchema, NoBodySchema } from '../http/schemas.js';
 import { IdempotencyHeadersSchema } from '../idempotency/schemas.js';
 import { addItem, deleteItem, setItemQuantity } from './logic.js';
 import { countItems, itemFilter, listItems } from './queries.js';
@@ -23,7 +23,7 @@ export default async function itemRoutes(app: App): Promise<void> {
     '/items/',
     {
       // The cart is named in the body: a cart the user may not use is a 400 on `cart`.
-      config: { references: { cart: 'cart' } },
+      config: { references: { cart: 'cart' }, conflicts: true },
       schema: {
         tags,
         summary: 'Add a line to a cart; the same part number merges into its line',
@@ -61,6 +61,7 @@ export default async function itemRoutes(app: App): Promise<void> {
   app.patch(
     '/items/:id/',
     {
+      config: { conflicts: true },
       schema: {
         tags,
         summary: "Change a line's quantity",
@@ -81,7 +82,15 @@ export default async function itemRoutes(app: App): Promise<void> {
 
   app.delete(
     '/items/:id/',
-    { schema: { tags, summary: 'Remove a line from a cart', params: IdParamsSchema } },
+    {
+      config: { conflicts: true },
+      schema: {
+        tags,
+        summary: 'Remove a line from a cart',
+        params: IdParamsSchema,
+        response: { 204: NoBodySchema },
+      },
+    },
     async (request, reply) => {
       await deleteItem(db, currentUser(request), Number(request.params.id), clock.nowMicros());
       return reply.code(204).send();

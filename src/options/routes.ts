@@ -15,7 +15,6 @@ export default async function optionsRoutes(app: App): Promise<void> {
         'No token needed (one sent is ignored). Only options marked public are listed, ' +
         'for every caller, administrators included; ordered by name. `name` filters by ' +
         'exact name (an empty value does not filter).',
-      security: [],
       querystring: OptionListQuerySchema,
     },
     item: OptionSchema,

@@ -3,6 +3,7 @@ import { currentUser, requireUpstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { pagedRoute } from '../http/paged-route.js';
 import { isTrue } from '../http/query.js';
+import { NoBodySchema } from '../http/schemas.js';
 import { requireMembership, setFavorite } from './logic.js';
 import { memberOrganizations } from './queries.js';
 import {
@@ -52,6 +53,7 @@ export default async function organizationsRoutes(app: App): Promise<void> {
             : "Remove an organization from the user's favourites",
           description: FAVORITE_NOTE,
           params: OrganizationParamsSchema,
+          response: { 200: NoBodySchema },
         },
       },
       async (request, reply) => {
@@ -64,9 +66,9 @@ export default async function organizationsRoutes(app: App): Promise<void> {
   app.get(
     '/credit-check/:organization_id/',
     {
+      config: { upstream: 'required-token' },
       schema: {
         tags,
-        security: [{ bearer: [], upstream: [] }],
         summary: "The user's credit status in an organization, from the upstream system",
         description:
           "Asked live from the upstream system with the caller's upstream token (header " +

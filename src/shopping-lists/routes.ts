@@ -2,7 +2,7 @@ import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { idempotent } from '../http/idempotency.js';
 import { pagedRoute } from '../http/paged-route.js';
-import { IdParamsSchema } from '../http/schemas.js';
+import { IdParamsSchema, NoBodySchema } from '../http/schemas.js';
 import { IdempotencyHeadersSchema } from '../idempotency/schemas.js';
 import { createItem, createList, deleteItem, deleteList, updateItem, updateList } from './logic.js';
 import { findItem, findList, userItems, userLists } from './queries.js';
@@ -54,6 +54,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
           `the new list (\`/api/v1/shopping-lists/{id}/\`), to GET it. ${NAMES}`,
         headers: IdempotencyHeadersSchema,
         body: ShoppingListCreateBodySchema,
+        response: { 201: NoBodySchema },
       },
     },
     async (request, reply) => {
@@ -108,6 +109,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         summary: 'Delete a shopping list and its items',
         description: `Answers 204. ${PERSONAL}`,
         params: IdParamsSchema,
+        response: { 204: NoBodySchema },
       },
     },
     async (request, reply) => {
@@ -201,6 +203,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
         summary: 'Remove an item from its list',
         description: `Answers 204. ${PERSONAL}`,
         params: IdParamsSchema,
+        response: { 204: NoBodySchema },
       },
     },
     async (request, reply) => {

@@ -60,8 +60,8 @@ export async function restorePageRoutes(app: App): Promise<void> {
     preValidation: limitBy(throttle, 'restore'),
     schema: {
       tags: ['users'],
-      security: [],
       summary: 'Password-restore page (HTML form)',
+      produces: ['text/html'],
       description: PAGE,
       params: CodeParamsSchema,
     },
@@ -73,7 +73,9 @@ export async function restorePageRoutes(app: App): Promise<void> {
     return usable ? html(reply, 200, formPage()) : html(reply, 404, expiredPage());
   });
 
-  app.post(url, options, async (request, reply) => {
+  // Only the form's POST sets the password upstream.
+  const post = { ...options, config: { ...options.config, upstream: 'no-token' as const } };
+  app.post(url, post, async (request, reply) => {
     const hash = hashOf(request.params.code);
     if (!(await isUsable(db, hash, clock.nowMicros()))) return html(reply, 400, expiredPage());
     const body = (request.body ?? {}) as Record<string, unknown>;

@@ -2,6 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
+import { NoBodySchema } from '../http/schemas.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { usersContext } from './context.js';
 import { changePassword } from './logic.js';
@@ -83,9 +84,9 @@ export default async function userRoutes(app: App): Promise<void> {
   app.patch(
     '/users/me/change-password/',
     {
+      config: { upstream: 'required-token' },
       schema: {
         tags,
-        security: [{ bearer: [], upstream: [] }],
         summary: "Change the caller's password (set upstream)",
         description:
           'Needs `Authorization-Upstream` (400 `upstream_token_missing` without it; 401 ' +
@@ -109,9 +110,9 @@ export default async function userRoutes(app: App): Promise<void> {
   app.get(
     '/users/me/shipments/',
     {
+      config: { upstream: 'optional-token' },
       schema: {
         tags,
-        security: [{ bearer: [] }, { bearer: [], upstream: [] }],
         summary: "The caller's shipments, by the telephone number of their profile",
         description:
           'With `Authorization-Upstream`, the telephone number comes from the upstream ' +
@@ -140,14 +141,14 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/request-restore-code/',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', upstream: 'no-token' },
       preValidation: limitBy(throttle, 'restore', 'username'),
       schema: {
         tags,
-        security: [],
         summary: 'Password restore (variant A): e-mail a 6-digit code to the user',
         description: `Always 202, no body. ${NO_ENUMERATION} ${LIMITED} Counted per client address and per username.`,
         body: RequestCodeBodySchema,
+        response: { 202: NoBodySchema },
       },
     },
     async (request, reply) => {
@@ -159,11 +160,10 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/restore-password/',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', upstream: 'no-token' },
       preValidation: limitBy(throttle, 'restore', 'username'),
       schema: {
         tags,
-        security: [],
         summary: 'Password restore (variant A): set a new password with the e-mailed code',
         description:
           '202, no body: the new password is set upstream, the code is spent, and so is ' +
@@ -171,6 +171,7 @@ export default async function userRoutes(app: App): Promise<void> {
           'is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 ' +
           `characters (400 on \`password\`). ${LIMITED} Counted per client address and per username.`,
         body: RestoreCodeBodySchema,
+        response: { 202: NoBodySchema },
       },
     },
     async (request, reply) => {
@@ -182,11 +183,10 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/request_restore_code/',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', upstream: 'no-token' },
       preValidation: limitBy(throttle, 'restore', 'email'),
       schema: {
         tags,
-        security: [],
         summary: 'Password restore (variant B): e-mail a link to every account with the address',
         description:
           `Always 201, no body. The link is \`{PUBLIC_URL}/users/restore-password/<code>/\`: an ` +
@@ -195,6 +195,7 @@ export default async function userRoutes(app: App): Promise<void> {
           `scheme and host the proxy forwarded. ${NO_ENUMERATION} ${LIMITED} Counted per client ` +
           'address and per e-mail address.',
         body: RequestLinkBodySchema,
+        response: { 201: NoBodySchema },
       },
     },
     async (request, reply) => {
@@ -211,11 +212,10 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/restore_password/',
     {
-      config: { auth: 'public' },
+      config: { auth: 'public', upstream: 'no-token' },
       preValidation: limitBy(throttle, 'restore'),
       schema: {
         tags,
-        security: [],
         summary: 'Password restore (variant B): set a new password with the code of the link',
         description:
           '201, no body: the new password is set upstream and the code is spent (with every ' +
@@ -224,6 +224,7 @@ export default async function userRoutes(app: App): Promise<void> {
           'characters. A wrong, expired or used code is 400 on `restore_password_code`. ' +
           `${LIMITED} Counted per client address.`,
         body: RestoreLinkBodySchema,
+        response: { 201: NoBodySchema },
       },
     },
     async (request, reply) => {

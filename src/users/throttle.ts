@@ -142,17 +142,26 @@ export function keyPart(value: unknown): string | undefined {
   return key === '' ? undefined : encodeURIComponent(key.slice(0, 320).toWellFormed());
 }
 
+const limitHooks = new WeakSet<object>();
+
+/** Whether a route hook is one of limitBy's (the OpenAPI document lists 429 for its route). */
+export function isLimitHook(hook: unknown): boolean {
+  return typeof hook === 'function' && limitHooks.has(hook);
+}
+
 /**
  * A route hook counting the attempt per client address (`request.ip`: X-Forwarded-For only
  * with TRUST_PROXY) and, when given, per body field (username or e-mail). It runs before
  * validation, so malformed attempts count too.
  */
 export function limitBy(throttle: Throttle, scope: 'login' | 'restore', field?: string) {
-  return async (request: FastifyRequest): Promise<void> => {
+  const hook = async (request: FastifyRequest): Promise<void> => {
     const keys = [`${scope}:ip:${request.ip}`];
     const body = request.body as Record<string, unknown> | undefined;
     const part = field && body && typeof body === 'object' ? keyPart(body[field]) : undefined;
     if (part) keys.push(`${scope}:${field}:${part}`);
     await throttle.check(keys);
   };
+  limitHooks.add(hook);
+  return hook;
 }

@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { buildServer } from '../../scripts/build.mjs';
 import { migrationsFolder, openDatabase } from '../../src/db/client.js';
 
 /** Hash of the migrations: a snapshot or template made from other migrations is not reused. */
@@ -21,6 +22,8 @@ function migrationsHash(): string {
  * 4 s initdb), and, with TEST_DATABASE_URL, a template database each file copies.
  */
 export default async function setup(project: TestProject): Promise<void> {
+  // Tests start the service as `npm start` does: compiled, in dist/ (built when stale).
+  await buildServer({ ifStale: true });
   const hash = migrationsHash();
   const cacheDir = join(process.cwd(), 'node_modules/.cache/ordering-tests');
   mkdirSync(cacheDir, { recursive: true });

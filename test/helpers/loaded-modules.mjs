@@ -1,7 +1,6 @@
 /**
  * `node --import ./test/helpers/loaded-modules.mjs …`: appends the URL of every ES module the
- * process loads, one a line, to the file named by LOADED_MODULES_FILE. Placed after
- * `--import tsx`, its hook runs first and sees TypeScript modules by their file URL.
+ * process loads, one a line, to the file named by LOADED_MODULES_FILE.
  */
 import { appendFileSync } from 'node:fs';
 import { register } from 'node:module';

@@ -47,9 +47,12 @@ export interface ServiceProcess {
   exited: Promise<[number | null, NodeJS.Signals | null]>;
 }
 
+/** How `npm start` runs the service: the build of test/helpers/global-setup.ts, with plain node. */
+export const SERVICE_MAIN = 'dist/src/main.js';
+
 /**
- * The service in a process of its own, started as `npm start` starts it (`tsx src/main.ts`),
- * on `port`; resolves once `readyPath` answers 2xx.
+ * The service in a process of its own, started as `npm start` starts it (`node
+ * dist/src/main.js`), on `port`; resolves once `readyPath` answers 2xx.
  */
 export async function startServiceProcess(
   env: NodeJS.ProcessEnv,
@@ -57,7 +60,7 @@ export async function startServiceProcess(
   readyPath = '/healthz',
 ): Promise<ServiceProcess> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, [SERVICE_MAIN], {
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
