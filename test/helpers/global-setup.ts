@@ -3,6 +3,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { buildConsole } from '../../console/scripts/build.js';
 import { buildServer } from '../../scripts/build.mjs';
 import { migrationsFolder, openDatabase } from '../../src/db/client.js';
 
@@ -24,6 +25,8 @@ function migrationsHash(): string {
 export default async function setup(project: TestProject): Promise<void> {
   // Tests start the service as `npm start` does: compiled, in dist/ (built when stale).
   await buildServer({ ifStale: true });
+  // npm start's prestart then has nothing to build (tests read its output).
+  await buildConsole(undefined, { ifStale: true });
   const hash = migrationsHash();
   const cacheDir = join(process.cwd(), 'node_modules/.cache/ordering-tests');
   mkdirSync(cacheDir, { recursive: true });
