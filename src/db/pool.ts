@@ -178,10 +178,14 @@ export class GuardedPool extends pg.Pool {
       keepAlive: true,
       // Session zone UTC: timestamptz comes back as `… +00` text, which clock.ts formats.
       // A transaction left idle (its instance died between statements) frees its locks.
+      // No parallel plans: a request's statement is short, and parallel workers started per
+      // statement cost more than they save when every connection is busy (seen at 1M carts:
+      // a store's page of carts fell to 50 per second).
       options: [
         '-c TimeZone=UTC',
         `-c statement_timeout=${settings.statementTimeoutMs}`,
         `-c idle_in_transaction_session_timeout=${settings.statementTimeoutMs}`,
+        '-c max_parallel_workers_per_gather=0',
       ].join(' '),
       Client: GuardedClient,
       extras,
