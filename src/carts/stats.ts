@@ -3,7 +3,7 @@ import { Params, statement } from '../db/statement.js';
 import type { AuthUser } from '../http/auth.js';
 import { cartConditions, needsStores, readCartFilter, whereClause } from './filter.js';
 import { rollupEligible, rollupSeries, rollupStats } from './rollups.js';
-import type { CartFilters, CartStats, TimeSeries, TimeSeriesQuery } from './schemas.js';
+import type { CartFilters, CartStats, TimeSeriesQuery } from './schemas.js';
 
 const stores = 'left join stores s on s.id = c.store_id';
 
@@ -37,7 +37,7 @@ export async function cartTimeSeries(
   user: AuthUser,
   query: TimeSeriesQuery,
   nowMicros: number,
-): Promise<TimeSeries> {
+): Promise<string> {
   const filter = readCartFilter(user, query, nowMicros);
   const unit = TRUNC_UNIT[query.interval ?? 'D'];
   const aggregate = query.aggregate === 'items' ? 'items' : 'carts';
@@ -54,5 +54,10 @@ export async function cartTimeSeries(
       ${whereClause(cartConditions(filter, p))}
       group by ${bucket} order by ${bucket}`;
   }
-  return database.run<TimeSeries[number]>(statement(text), p.values);
+  const [{ series }] = await database.run<{ series: string }>(
+    statement(`select coalesce(json_agg(json_build_object('total', s.total, 'interval', s.interval)
+      order by s.interval collate "C"), '[]')::text as series from (${text}) s`),
+    p.values,
+  );
+  return series;
 }
