@@ -106,7 +106,6 @@ export function rollupSeries(
     )
     .join(' union all ');
   const total = aggregate === 'items' ? 'sum(lines)' : 'sum(carts)';
-  return `select to_char(bucket, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as interval,
-    ${total}::float8 as total
-    from (${union}) t group by bucket having sum(carts) > 0 order by bucket`;
+  return `select bucket, ${total} as total
+    from (${union}) t group by bucket having sum(carts) > 0`;
 }

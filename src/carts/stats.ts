@@ -1,9 +1,10 @@
+import { formatMicros } from '../clock.js';
 import type { Database } from '../db/client.js';
 import { Params, statement } from '../db/statement.js';
 import type { AuthUser } from '../http/auth.js';
 import { cartConditions, needsStores, readCartFilter, whereClause } from './filter.js';
 import { rollupEligible, rollupSeries, rollupStats } from './rollups.js';
-import type { CartFilters, CartStats, TimeSeriesQuery } from './schemas.js';
+import type { CartFilters, CartStats, TimeSeries, TimeSeriesQuery } from './schemas.js';
 
 const stores = 'left join stores s on s.id = c.store_id';
 
@@ -37,7 +38,7 @@ export async function cartTimeSeries(
   user: AuthUser,
   query: TimeSeriesQuery,
   nowMicros: number,
-): Promise<string> {
+): Promise<TimeSeries> {
   const filter = readCartFilter(user, query, nowMicros);
   const unit = TRUNC_UNIT[query.interval ?? 'D'];
   const aggregate = query.aggregate === 'items' ? 'items' : 'carts';
@@ -48,16 +49,35 @@ export async function cartTimeSeries(
   } else {
     const bucket = `date_trunc('${unit}', c.created at time zone 'UTC')`;
     const total = aggregate === 'items' ? 'sum(c.items_count)' : 'count(*)';
-    text = `select to_char(${bucket}, 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as interval,
-        ${total}::float8 as total
+    text = `select ${bucket} as bucket, ${total} as total
       from carts c ${needsStores(filter) ? stores : ''}
       ${whereClause(cartConditions(filter, p))}
-      group by ${bucket} order by ${bucket}`;
+      group by ${bucket}`;
   }
-  const [{ series }] = await database.run<{ series: string }>(
-    statement(`select coalesce(json_agg(json_build_object('total', s.total, 'interval', s.interval)
-      order by s.interval collate "C"), '[]')::text as series from (${text}) s`),
+  // `seconds:total,…` in one text: cheaper to write and read than rows or JSON.
+  const [{ series }] = await database.run<{ series: string | null }>(
+    statement(`select string_agg(extract(epoch from s.bucket)::bigint || ':' || s.total, ','
+      order by s.bucket) as series from (${text}) s`),
     p.values,
   );
-  return series;
+  if (!series) return [];
+  return series.split(',').map((pair) => {
+    const colon = pair.indexOf(':');
+    return {
+      interval: bucketText(Number(pair.slice(0, colon))),
+      total: Number(pair.slice(colon + 1)),
+    };
+  });
+}
+
+/** Bucket starts as contract timestamps, remembered: the same days recur in every answer. */
+const bucketTexts = new Map<number, string>();
+function bucketText(seconds: number): string {
+  let text = bucketTexts.get(seconds);
+  if (text === undefined) {
+    if (bucketTexts.size >= 100_000) bucketTexts.clear();
+    text = formatMicros(seconds * 1_000_000);
+    bucketTexts.set(seconds, text);
+  }
+  return text;
 }
