@@ -8,7 +8,6 @@ import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import { isConnectionLost } from './errors.js';
 import { GuardedPool } from './pool.js';
 import * as schema from './schema.js';
 import type { Run, Statement } from './statement.js';
@@ -116,23 +115,9 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     },
     run: runOn(pool),
     runIn: (tx) => runOn(sessionClient<pg.PoolClient>(tx)),
-    transaction: async (work) => {
-      const client = await pool.connect();
-      try {
-        counter.queries += 2;
-        await client.query('begin');
-        const result = await work(runOn(client));
-        await client.query('commit');
-        client.release();
-        return result;
-      } catch (error) {
-        if (isConnectionLost(error)) client.release(error as Error);
-        else {
-          await client.query('rollback').catch(() => {});
-          client.release();
-        }
-        throw error;
-      }
+    transaction: (work) => {
+      counter.queries += 2;
+      return pool.inTransaction((client) => work(runOn(client)));
     },
     migrate: () => migratePostgres(url, options.poolTimeoutMs ?? 3000),
     ping: async () => {

@@ -257,11 +257,19 @@ export class GuardedPool extends pg.Pool {
   }
 
   /** One write statement in a transaction of its own, so its commit can be verified. */
-  private async writeOnce(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+  private writeOnce(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+    return this.inTransaction((client) => client.query(config as string, values));
+  }
+
+  /**
+   * `work` on one connection inside BEGIN … COMMIT (verified); rolled back when it throws. A
+   * lost connection goes back to be discarded.
+   */
+  async inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.acquire(true);
     try {
       await client.query('begin');
-      const result = await client.query(config as string, values);
+      const result = await work(client);
       await client.query('commit');
       client.release();
       return result;
