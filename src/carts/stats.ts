@@ -56,7 +56,7 @@ export async function cartTimeSeries(
   }
   // `seconds:total,…` in one text: cheaper to write and read than rows or JSON.
   const [{ series }] = await database.run<{ series: string | null }>(
-    statement(`select string_agg(extract(epoch from s.bucket)::bigint || ':' || s.total, ','
+    statement(`select string_agg(date_part('epoch', s.bucket)::bigint || ':' || s.total, ','
       order by s.bucket) as series from (${text}) s`),
     p.values,
   );
