@@ -2,6 +2,7 @@ import { formatMicros } from '../clock.js';
 import type { Params } from '../db/statement.js';
 import { type AuthUser, isStaff } from '../http/auth.js';
 import { dateTimeQuery, isTrue } from '../http/query.js';
+import { activeCondition } from './access.js';
 import type { CartFilters } from './schemas.js';
 
 /** The filters of the cart list, stats and time series, read once from the query string. */
@@ -43,21 +44,12 @@ export function readCartFilter(user: AuthUser, query: CartFilters, nowMicros: nu
 /** The filter needs `stores` joined (as `s`): `active` depends on the store's active period. */
 export const needsStores = (f: CartFilter) => f.active !== undefined || f.eachUser;
 
-/**
- * docs/http-contract.md: a cart with a store is active while now < last_activity +
- * active_period; one without a store until it is checked out.
- */
-function activeAt(c: string, s: string, now: string): string {
-  return `(case when ${c}.store_id is null then not ${c}.checked_out
-    else ${c}.last_activity + make_interval(secs => ${s}.active_period_seconds) > ${now}::timestamptz end)`;
-}
-
 /** The filter's conditions on `carts` as `c` (and `stores` as `s` where `needsStores`). */
 export function cartConditions(f: CartFilter, p: Params, c = 'c', s = 's'): string[] {
   const where: string[] = [];
   if (f.ownerId !== undefined) where.push(`${c}.user_id = ${p.add(f.ownerId)}`);
   if (f.active !== undefined) {
-    const active = activeAt(c, s, p.add(f.now));
+    const active = activeCondition(c, s, p.add(f.now));
     where.push(f.active ? active : `not ${active}`);
   }
   where.push(...flagConditions(f, p, c));
@@ -67,7 +59,7 @@ export function cartConditions(f: CartFilter, p: Params, c = 'c', s = 's'): stri
   if (f.eachUser) {
     // Per user, the most recent active cart among those the other filters keep.
     const inner = cartConditions({ ...f, eachUser: false }, p, 'e', 'es');
-    inner.push(activeAt('e', 'es', p.add(f.now)));
+    inner.push(activeCondition('e', 'es', p.add(f.now)));
     where.push(`${c}.id in (select distinct on (e.user_id) e.id from carts e
       left join stores es on es.id = e.store_id
       where ${inner.join(' and ')}
