@@ -21,7 +21,7 @@ interface Part {
   /** The rows, from `cart_rollups r` or `carts c`. */
   from: string;
   where: string[];
-  /** Per row: number of carts, lines, quantity; and the timestamp (no zone, UTC) it falls in. */
+  /** Per row: number of carts, lines, quantity; and the UTC day it falls in. */
   carts: string;
   lines: string;
   quantity: string;
@@ -35,7 +35,7 @@ function parts(f: CartFilter, p: Params): Part[] {
     carts: 'r.carts',
     lines: 'r.items_count',
     quantity: 'r.total_quantity',
-    at: 'r.day::timestamp',
+    at: 'r.day',
   };
   const raw = (where: string[]): Part => ({
     from: 'carts c',
@@ -43,7 +43,7 @@ function parts(f: CartFilter, p: Params): Part[] {
     carts: '1',
     lines: 'c.items_count',
     quantity: 'c.total_quantity',
-    at: `c.created at time zone 'UTC'`,
+    at: `(c.created at time zone 'UTC')::date`,
   });
   const result = [whole];
   const after = f.after === undefined ? undefined : `${p.add(f.after)}::timestamptz`;
@@ -91,7 +91,8 @@ export function rollupStats(f: CartFilter, p: Params): string {
 
 /**
  * A time series over the rollups: buckets of a month, a week (from Monday) or a day (hours
- * are finer than the rollups), holding at least one cart.
+ * are finer than the rollups), holding at least one cart; each bucket is the date it starts.
+ * Daily buckets group on `day` itself, so a store's series is read in index order.
  */
 export function rollupSeries(
   f: CartFilter,
@@ -99,9 +100,11 @@ export function rollupSeries(
   unit: 'month' | 'week' | 'day',
   aggregate: 'carts' | 'items',
 ): string {
+  const bucket = (day: string) =>
+    unit === 'day' ? day : `date_trunc('${unit}', ${day}::timestamp)::date`;
   const union = parts(f, p)
     .map(
-      (part) => `select date_trunc('${unit}', ${part.at}) as bucket, ${part.carts} as carts,
+      (part) => `select ${bucket(part.at)} as bucket, ${part.carts} as carts,
         ${part.lines} as lines from ${part.from} ${where(part.where)}`,
     )
     .join(' union all ');

@@ -1,6 +1,7 @@
 import type { App } from '../deps.js';
 import { currentUser, upstreamToken } from '../http/auth.js';
 import { idempotent } from '../http/idempotency.js';
+import { sendJsonText } from '../http/json-text.js';
 import { pagedRoute } from '../http/paged-route.js';
 import { IdParamsSchema } from '../http/schemas.js';
 import { IdempotencyHeadersSchema } from '../idempotency/schemas.js';
@@ -79,8 +80,12 @@ export default async function cartRoutes(app: App): Promise<void> {
         response: { 200: TimeSeriesSchema },
       },
     },
-    async (request) =>
-      cartTimeSeries(database, currentUser(request), request.query, clock.nowMicros()),
+    // Written by the schema's serializer, entry by entry (carts/series-json.ts).
+    async (request, reply) =>
+      sendJsonText(
+        reply,
+        await cartTimeSeries(database, currentUser(request), request.query, clock.nowMicros()),
+      ),
   );
 
   app.get(

@@ -134,7 +134,9 @@ export const TimeSeriesQuerySchema = Type.Object({
 });
 export type TimeSeriesQuery = Static<typeof TimeSeriesQuerySchema>;
 
-export const TimeSeriesSchema = Type.Array(
-  Type.Object({ total: Type.Integer(), interval: TimestampSchema }),
-);
+export const TimeSeriesEntrySchema = Type.Object({
+  total: Type.Integer(),
+  interval: TimestampSchema,
+});
+export const TimeSeriesSchema = Type.Array(TimeSeriesEntrySchema);
 export type TimeSeries = Static<typeof TimeSeriesSchema>;

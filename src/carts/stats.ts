@@ -1,10 +1,10 @@
-import { formatMicros } from '../clock.js';
 import type { Database } from '../db/client.js';
 import { Params, statement } from '../db/statement.js';
 import type { AuthUser } from '../http/auth.js';
 import { cartConditions, needsStores, readCartFilter, whereClause } from './filter.js';
 import { rollupEligible, rollupSeries, rollupStats } from './rollups.js';
-import type { CartFilters, CartStats, TimeSeries, TimeSeriesQuery } from './schemas.js';
+import type { CartFilters, CartStats, TimeSeriesQuery } from './schemas.js';
+import { seriesJson } from './series-json.js';
 
 const stores = 'left join stores s on s.id = c.store_id';
 
@@ -31,21 +31,27 @@ const TRUNC_UNIT = { M: 'month', W: 'week', D: 'day', H: 'hour' } as const;
 
 /**
  * Carts (or their item lines) per UTC month, week (from Monday), day or hour of creation;
- * empty buckets left out.
+ * empty buckets left out. The answer's JSON text (`TimeSeriesSchema`).
  */
 export async function cartTimeSeries(
   database: Database,
   user: AuthUser,
   query: TimeSeriesQuery,
   nowMicros: number,
-): Promise<TimeSeries> {
+): Promise<string> {
   const filter = readCartFilter(user, query, nowMicros);
   const unit = TRUNC_UNIT[query.interval ?? 'D'];
   const aggregate = query.aggregate === 'items' ? 'items' : 'carts';
   const p = new Params();
   let text: string;
+  // Bucket starts as whole numbers: the rollups' buckets are dates (days since the epoch),
+  // the others timestamps (seconds).
+  let start = `date_part('epoch', s.bucket)::bigint`;
+  let unitSeconds = 1;
   if (unit !== 'hour' && rollupEligible(filter)) {
     text = rollupSeries(filter, p, unit, aggregate);
+    start = `s.bucket - date '1970-01-01'`;
+    unitSeconds = 86_400;
   } else {
     const bucket = `date_trunc('${unit}', c.created at time zone 'UTC')`;
     const total = aggregate === 'items' ? 'sum(c.items_count)' : 'count(*)';
@@ -54,30 +60,11 @@ export async function cartTimeSeries(
       ${whereClause(cartConditions(filter, p))}
       group by ${bucket}`;
   }
-  // `seconds:total,…` in one text: cheaper to write and read than rows or JSON.
+  // `start:total,…` in one text: cheaper to write and read than rows or JSON.
   const [{ series }] = await database.run<{ series: string | null }>(
-    statement(`select string_agg(date_part('epoch', s.bucket)::bigint || ':' || s.total, ','
-      order by s.bucket) as series from (${text}) s`),
+    statement(`select string_agg((${start}) || ':' || s.total::bigint, ',') as series
+      from (${text}) s`),
     p.values,
   );
-  if (!series) return [];
-  return series.split(',').map((pair) => {
-    const colon = pair.indexOf(':');
-    return {
-      interval: bucketText(Number(pair.slice(0, colon))),
-      total: Number(pair.slice(colon + 1)),
-    };
-  });
-}
-
-/** Bucket starts as contract timestamps, remembered: the same days recur in every answer. */
-const bucketTexts = new Map<number, string>();
-function bucketText(seconds: number): string {
-  let text = bucketTexts.get(seconds);
-  if (text === undefined) {
-    if (bucketTexts.size >= 100_000) bucketTexts.clear();
-    text = formatMicros(seconds * 1_000_000);
-    bucketTexts.set(seconds, text);
-  }
-  return text;
+  return seriesJson(series, unitSeconds);
 }

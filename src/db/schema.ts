@@ -154,6 +154,15 @@ export const cartRollups = pgTable(
     unique('cart_rollups_key')
       .on(t.storeId, t.day, t.checkedOut, t.checkoutAvailabilityError)
       .nullsNotDistinct(),
+    // A store's time series of carts as an index-only scan in day order. `carts` is a key
+    // column (drizzle has no INCLUDE); item adds change only the sums, so stay HOT updates.
+    index('cart_rollups_store_day_carts_idx').on(
+      t.storeId,
+      t.day,
+      t.checkedOut,
+      t.checkoutAvailabilityError,
+      t.carts,
+    ),
   ],
 );
 

@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
+import fastJson from 'fast-json-stringify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
+import { TimeSeriesSchema } from '../../src/carts/schemas.js';
 import { carts, checkouts } from '../../src/db/schema.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import {
@@ -497,6 +499,14 @@ describe('cart list filters', () => {
       { interval: '2026-02-23T00:00:00.000000Z', total: 1 },
       { interval: '2026-03-02T00:00:00.000000Z', total: 3 },
     ]);
+    // The answer's text is the schema's serializer's, written entry by entry.
+    for (const query of ['?interval=W', '?interval=H', '?created_after=2030-01-01']) {
+      const answer = await fx.request('GET', `/api/v1/carts/time-series/${query}`, {
+        token: boss.token,
+      });
+      expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(answer.text).toBe(fastJson(TimeSeriesSchema)(answer.body));
+    }
     const bad = await fx.request('GET', '/api/v1/carts/time-series/?interval=Y', {
       token: a.token,
     });

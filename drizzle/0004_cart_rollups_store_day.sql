@@ -1,0 +1,1 @@
+CREATE INDEX "cart_rollups_store_day_carts_idx" ON "cart_rollups" USING btree ("store_id","day","checked_out","checkout_availability_error","carts");
