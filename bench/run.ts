@@ -206,16 +206,26 @@ async function bench(url: string) {
           union all (select * from fresh except select * from stored)) d`,
     )
   ).rows[0].n as number;
+  // The counts (cart_counts) against the rollups' own.
+  const wrongCounts = (
+    await client.query(
+      `select count(*)::int as n from cart_rollups r
+       full join cart_counts n using (store_id, day, checked_out, checkout_availability_error)
+       where r.carts is distinct from n.carts`,
+    )
+  ).rows[0].n as number;
   await client.end();
   const ok =
     mismatched === 0 &&
     wrongRollups === 0 &&
+    wrongCounts === 0 &&
     distinctOrderCarts === orders &&
     checkouts + unrecorded.n === orders &&
     unrecorded.claimed === unrecorded.n;
   const checks = {
     cartsWithWrongCounters: mismatched,
     rollupRowsDifferingFromCarts: wrongRollups,
+    countRowsDifferingFromRollups: wrongCounts,
     checkoutsCreated: checkouts,
     orders,
     distinctOrderCarts,
@@ -225,6 +235,7 @@ async function bench(url: string) {
   console.log(
     `\ncarts whose counters differ from their lines: ${mismatched}` +
       `\nrollup rows that differ from an aggregate of the carts: ${wrongRollups}` +
+      `\ncount rows that differ from the rollups: ${wrongCounts}` +
       `\ncheckout records created during the run: ${checkouts}; orders upstream: ${orders} ` +
       `(for ${distinctOrderCarts} carts); orders of carts left claimed without a record by ` +
       `requests cut off at the end of a load: ${unrecorded.n} (${unrecorded.claimed} claimed)` +

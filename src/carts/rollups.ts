@@ -6,6 +6,7 @@ import { type CartFilter, flagConditions } from './filter.js';
  * per store, UTC day of creation, checked-out flag and availability-error flag, the number
  * of carts and the sums of their lines and quantities. A trigger on `carts` keeps it in the
  * same transaction as every change (migration 0001), so it is exact, never eventually so.
+ * `cart_counts` holds the numbers of carts again, apart from the sums (migration 0004).
  *
  * It answers filters on those columns and on creation time: whole days inside the range
  * come from the rollups, the partial first and last days from `carts` itself (the
@@ -18,7 +19,7 @@ export function rollupEligible(f: CartFilter): boolean {
 
 /** One part of the answer: whole days from the rollups, or a range of `carts`. */
 interface Part {
-  /** The rows, from `cart_rollups r` or `carts c`. */
+  /** The rows, from `cart_rollups r` (or `cart_counts r`) or `carts c`. */
   from: string;
   where: string[];
   /** Per row: number of carts, lines, quantity; and the UTC day it falls in. */
@@ -28,9 +29,13 @@ interface Part {
   at: string;
 }
 
-function parts(f: CartFilter, p: Params): Part[] {
+/**
+ * `countsOnly`: only numbers of carts are read, so whole days come from `cart_counts`, whose
+ * pages item adds never change (all-visible: index-only scans); its rows have no sums.
+ */
+function parts(f: CartFilter, p: Params, countsOnly: boolean): Part[] {
   const whole: Part = {
-    from: 'cart_rollups r',
+    from: countsOnly ? 'cart_counts r' : 'cart_rollups r',
     where: flagConditions(f, p, 'r'),
     carts: 'r.carts',
     lines: 'r.items_count',
@@ -71,7 +76,7 @@ const where = (conditions: string[]) =>
 
 /** Totals of the carts the filter keeps: one row (carts, lines, quantity). */
 export function rollupTotals(f: CartFilter, p: Params, column: 'carts' | 'lines' | 'quantity') {
-  const union = parts(f, p)
+  const union = parts(f, p, column === 'carts')
     .map((part) => `select ${part[column]} as n from ${part.from} ${where(part.where)}`)
     .join(' union all ');
   return `select coalesce(sum(n), 0)::float8 from (${union}) t`;
@@ -79,7 +84,7 @@ export function rollupTotals(f: CartFilter, p: Params, column: 'carts' | 'lines'
 
 /** Stats over the rollups: `total_quantity`, `total_items`. */
 export function rollupStats(f: CartFilter, p: Params): string {
-  const union = parts(f, p)
+  const union = parts(f, p, false)
     .map(
       (part) =>
         `select ${part.lines} as lines, ${part.quantity} as quantity from ${part.from} ${where(part.where)}`,
@@ -102,13 +107,14 @@ export function rollupSeries(
 ): string {
   const bucket = (day: string) =>
     unit === 'day' ? day : `date_trunc('${unit}', ${day}::timestamp)::date`;
-  const union = parts(f, p)
+  const items = aggregate === 'items';
+  const union = parts(f, p, !items)
     .map(
-      (part) => `select ${bucket(part.at)} as bucket, ${part.carts} as carts,
-        ${part.lines} as lines from ${part.from} ${where(part.where)}`,
+      (part) => `select ${bucket(part.at)} as bucket, ${part.carts} as carts
+        ${items ? `, ${part.lines} as lines` : ''} from ${part.from} ${where(part.where)}`,
     )
     .join(' union all ');
-  const total = aggregate === 'items' ? 'sum(lines)' : 'sum(carts)';
+  const total = items ? 'sum(lines)' : 'sum(carts)';
   return `select bucket, ${total} as total
     from (${union}) t group by bucket having sum(carts) > 0`;
 }

@@ -514,3 +514,34 @@ describe('cart list filters', () => {
     expect(Object.keys(bad.body)).toEqual(['interval']);
   });
 });
+
+describe('time series before 1970', () => {
+  it('buckets before the epoch come in order with their own start, from the rollups and from the carts', async () => {
+    const fx = await startTestApp();
+    try {
+      await createStore(fx, GLN_A, { activePeriodSeconds: 3600 });
+      const a = await fx.login('anna');
+      const boss = await fx.loginAs('carla', 'admin');
+      const [org] = await organizationsOf(fx, a.userId);
+      for (const at of ['1969-12-30T10:00:00Z', '1970-01-02T10:00:00Z', '1969-12-30T11:00:00Z']) {
+        fx.clock.set(at);
+        await cartWith(fx, a, { store: GLN_A, organization: org }, [['X', 1]]);
+      }
+      const series = async (query: string, token: string) =>
+        (await fx.request('GET', `/api/v1/carts/time-series/${query}`, { token })).body;
+      const days = [
+        { total: 2, interval: '1969-12-30T00:00:00.000000Z' },
+        { total: 1, interval: '1970-01-02T00:00:00.000000Z' },
+      ];
+      expect(await series(`?interval=D&gln=${GLN_A}`, boss.token)).toEqual(days);
+      expect(await series('?interval=D', a.token)).toEqual(days);
+      expect(await series('?interval=H', boss.token)).toEqual([
+        { total: 1, interval: '1969-12-30T10:00:00.000000Z' },
+        { total: 1, interval: '1969-12-30T11:00:00.000000Z' },
+        { total: 1, interval: '1970-01-02T10:00:00.000000Z' },
+      ]);
+    } finally {
+      await fx.close();
+    }
+  });
+});

@@ -41,17 +41,26 @@ async function allCarts(): Promise<Cart[]> {
   );
 }
 
-/** The rollups as stored, and as a fresh aggregate of `carts`: equal when the trigger is exact. */
+/**
+ * The rollups and the counts as stored, and as a fresh aggregate of `carts`: equal when the
+ * trigger is exact.
+ */
 async function rollupsAgainstCarts() {
   const read = async (text: string) =>
     (await ctx.database.run(statement(text), [])).map((r) => JSON.stringify(r)).sort();
-  const stored = await read(`select store_id, day::text, checked_out, checkout_availability_error,
-      carts, items_count::int, total_quantity::int from cart_rollups where carts <> 0`);
-  const fresh = await read(`select store_id, (created at time zone 'UTC')::date::text as day,
+  const fresh = `select store_id, (created at time zone 'UTC')::date::text as day,
       checked_out, checkout_availability_error, count(*)::int as carts,
       sum(items_count)::int as items_count, sum(total_quantity)::int as total_quantity
-      from carts group by 1, 2, 3, 4`);
-  return { stored, fresh };
+      from carts group by 1, 2, 3, 4`;
+  const stored = await read(`select 'rollups' as t, store_id, day::text, checked_out,
+      checkout_availability_error, carts, items_count::int, total_quantity::int
+      from cart_rollups where carts <> 0
+    union all select 'counts', store_id, day::text, checked_out, checkout_availability_error,
+      carts, null, null from cart_counts where carts <> 0`);
+  const expected = await read(`select 'rollups' as t, * from (${fresh}) f
+    union all select 'counts', store_id, day, checked_out, checkout_availability_error, carts,
+      null, null from (${fresh}) f`);
+  return { stored, fresh: expected };
 }
 
 /** Microsecond instants of the contract's form, compared as text (same length, same zone). */
@@ -265,5 +274,20 @@ describe('staff figures from the rollups', () => {
       { token: boss.token },
     );
     expect(day.body).toEqual({ total_quantity: 10 * 15, total_items: 10 * 3 });
+  });
+
+  // Last: it empties the tables.
+  it('are emptied with the carts when an operator truncates them', async () => {
+    await ctx.database.run(statement('truncate carts cascade'), []);
+    const left = await ctx.database.run<{ n: number }>(
+      statement(
+        'select (select count(*) from cart_rollups) + (select count(*) from cart_counts) as n',
+      ),
+      [],
+    );
+    expect(Number(left[0]!.n)).toBe(0);
+    const boss = await loginStaff(ctx);
+    const series = await ctx.request('GET', '/api/v1/carts/time-series/', { token: boss.token });
+    expect(series.text).toBe('[]');
   });
 });

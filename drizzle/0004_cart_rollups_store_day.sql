@@ -1,1 +1,0 @@
-CREATE INDEX "cart_rollups_store_day_carts_idx" ON "cart_rollups" USING btree ("store_id","day","checked_out","checkout_availability_error","carts");
