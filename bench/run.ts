@@ -19,6 +19,7 @@ import { buildServer } from '../scripts/build.mjs';
 import { openDatabase } from '../src/db/client.js';
 import type { Plan } from './load.js';
 import { CUSTOMERS, cartOf, STAFF_ID, STORES, seed, storeGln } from './seed.js';
+import { judge, type Row } from './targets.js';
 
 const SERVER = process.env.BENCH_DATABASE_URL;
 const SCALE = Math.floor(Number(process.env.BENCH_SCALE ?? 1_000_000));
@@ -123,7 +124,7 @@ async function bench(url: string) {
     await client.query('select coalesce(max(id), 0)::int as n from checkouts')
   ).rows[0].n as number;
 
-  const rows: Record<string, unknown>[] = [];
+  const rows: (Row & { connections: number })[] = [];
   console.log(
     `\n${SECONDS} s per scenario, 50 connections unless said, pool ${POOL_SIZE}, ${SCALE} carts\n\n` +
       '| scenario | req/s | p50 ms | p99 ms | non-2xx | floor req/s | ratio | peak RSS MB |\n' +
@@ -147,6 +148,12 @@ async function bench(url: string) {
         `${ratio === undefined ? '–' : ratio.toFixed(2)} | ${peakRssMb.toFixed(0)} |`,
     );
   }
+
+  const verdicts = judge(rows);
+  const missed = verdicts.filter((v) => !v.met);
+  console.log(`\ntargets (issue 9): ${verdicts.length - missed.length} of ${verdicts.length} met`);
+  for (const v of verdicts)
+    console.log(`  ${v.met ? 'met' : 'NOT MET'}: ${v.target} (${v.figure})`);
 
   // The data afterwards: counters equal their lines; one checkout record per order upstream.
   // Requests still in flight when a load stopped finish first: wait until the counts agree
@@ -252,6 +259,7 @@ async function bench(url: string) {
         poolSize: POOL_SIZE,
         seedSeconds,
         scenarios: rows,
+        targets: verdicts,
         checks,
       },
       null,
