@@ -76,7 +76,10 @@ export function formatDbTimestamp(value: string | null): string | null {
   return formatMicros(micros);
 }
 
+/** The `to_char` format (an SQL literal) of the contract's form: `2026-03-01T09:15:02.123456Z`. */
+export const ISO_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'`;
+
 /** Timestamp text in the contract's form, made by the database (no driver differences). */
 export function isoText(column: SQL | unknown): SQL<string> {
-  return sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+  return sql<string>`to_char(${column} at time zone 'UTC', ${sql.raw(ISO_FORMAT)})`;
 }

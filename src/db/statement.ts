@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { ISO_FORMAT } from '../clock.js';
 
 /**
  * Hand-written SQL for the hot paths. On a PostgreSQL server a statement is prepared once
@@ -39,5 +40,4 @@ export class Params {
 }
 
 /** Timestamp text in the contract's form (`2026-03-01T09:15:02.123456Z`), made by the database. */
-export const iso = (column: string) =>
-  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+export const iso = (column: string) => `to_char(${column} at time zone 'UTC', ${ISO_FORMAT})`;

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../../src/db/schema.js';
-import { statement } from '../../src/db/statement.js';
+import { iso, statement } from '../../src/db/statement.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
 import {
   addItem,
@@ -34,7 +34,7 @@ let ctx: TestContext;
 
 async function allCarts(): Promise<Cart[]> {
   return ctx.database.run<Cart>(
-    statement(`select s.gln, to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+    statement(`select s.gln, ${iso('c.created')} as created,
       c.checked_out, c.checkout_availability_error as error, c.items_count, c.total_quantity
     from carts c left join stores s on s.id = c.store_id`),
     [],
