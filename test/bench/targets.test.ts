@@ -41,4 +41,13 @@ describe('the benchmark judges issue 9 targets', () => {
       'every scenario: no non-2xx',
     ]);
   });
+
+  it('takes the ratio from the row with a floor, and failures from every row', () => {
+    const alone = row('carts/stats/ (staff)', 5);
+    alone.service = side(5, 10, 2);
+    const verdicts = judge([row('carts/stats/ (staff)', 100, 10), alone]);
+    expect(verdicts.filter((v) => !v.met).map((v) => v.target)).toEqual([
+      'every scenario: no non-2xx',
+    ]);
+  });
 });
