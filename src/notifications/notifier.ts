@@ -280,8 +280,11 @@ export class Notifier {
     if (sockets?.size === 0) this.byUser.delete(connection.userId);
   }
 
-  /** A socket that missed the last ping is gone (a dead peer sends no close frame). */
-  private beat(): void {
+  /**
+   * One heartbeat (the timer's; tests beat at moments of their choosing): a socket that
+   * missed the last ping is gone (a dead peer sends no close frame), the others are pinged.
+   */
+  beat(): void {
     for (const [socket, connection] of this.connections) {
       if (!connection.alive) {
         socket.terminate();
