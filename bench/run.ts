@@ -115,6 +115,8 @@ async function bench(url: string) {
     UPSTREAM_URL: sim,
     UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
     UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
+    // The start command's heap limit, when set for the run.
+    ...(process.env.HEAP_LIMIT_MB ? { HEAP_LIMIT_MB: process.env.HEAP_LIMIT_MB } : {}),
   });
   start('node', ['--import', 'tsx', 'bench/floor.ts'], {
     DATABASE_URL: url,
