@@ -45,6 +45,8 @@ export interface Config {
   metricsToken: string | undefined;
   /** METRICS_PORT: `/metrics` on a listener of its own on 127.0.0.1 (0: any free port, logged). */
   metricsPort: number | undefined;
+  /** DEMO_CARTS: with the bundled simulator, seed 90 days of demo carts into a database without carts. */
+  demoCarts: boolean;
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -68,6 +70,14 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   }
   return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(true|1)$/i.test(raw.trim())) return true;
+  if (/^(false|0)$/i.test(raw.trim())) return false;
+  throw new ConfigError(`${name} must be true or false, got ${shown(raw)}`);
 }
 
 function url(env: Env, name: string, protocols: string[]): string | undefined {
@@ -209,6 +219,7 @@ export function loadConfig(env: Env = process.env): Config {
       catalogue: integer(env, 'UPSTREAM_CONNECTIONS_CATALOGUE', 16, 1, 1024),
       orders: integer(env, 'UPSTREAM_CONNECTIONS_ORDERS', 8, 1, 1024),
     },
+    demoCarts: flag(env, 'DEMO_CARTS', true),
     ...clientTimeouts(env),
     ...metricsSettings(env, port),
   };

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   const service = await startService(config, {
     onSimulator: async (deps) => {
       const { seedDemo } = await import('./admin/commands.js');
+      const { seedDemoCarts } = await import('./admin/demo-carts.js');
       await seedDemo(deps.database.db, deps.clock.nowMicros());
+      if (deps.config.demoCarts) await seedDemoCarts(deps.database.db, deps.clock.nowMicros());
     },
   });
   if (service.simulator) {

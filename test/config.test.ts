@@ -176,6 +176,7 @@ describe('loadConfig', () => {
     ['METRICS_PORT', { METRICS_PORT: 'nine' }],
     ['METRICS_PORT', { METRICS_PORT: '70000' }],
     ['METRICS_PORT', { PORT: '9100', METRICS_PORT: '9100' }],
+    ['DEMO_CARTS', { DEMO_CARTS: 'sometimes' }],
   ];
   it.each(bad)('refuses a bad %s with a one-line ConfigError naming it (%j)', (name, vars) => {
     const error = configError(vars);

@@ -14,6 +14,7 @@ import {
   setOption,
   upsertStore,
 } from './commands.js';
+import { seedDemoCarts } from './demo-carts.js';
 
 /** Opens the configured database, migrates it (a fresh DATA_DIR works), runs, closes. */
 async function withDb(run: (db: Db) => Promise<string>): Promise<void> {
@@ -154,11 +155,18 @@ function buildProgram(): Command {
     .command('seed')
     .description('seed data')
     .command('demo')
-    .description('demo stores, options and hours')
-    .action(() =>
+    .description(
+      'demo stores, options and hours, and 90 days of carts (only into a database without carts)',
+    )
+    .option('--no-carts', 'stores, options and hours only')
+    .action((flags: { carts: boolean }) =>
       withDb(async (db) => {
         await seedDemo(db, systemClock.nowMicros());
-        return 'demo data seeded';
+        if (!flags.carts) return 'demo data seeded (no carts)';
+        const { carts } = await seedDemoCarts(db, systemClock.nowMicros());
+        return carts > 0
+          ? `demo data seeded (${carts} carts)`
+          : 'demo data seeded (carts left as they were: the database already has carts)';
       }),
     );
 

@@ -47,6 +47,8 @@ export async function startHarness(): Promise<Harness> {
     LOG_LEVEL: 'warn',
     // Many logins from one address in a few seconds.
     AUTH_RATE_LIMIT_PER_MINUTE: '0',
+    // The tests make their own carts and expect to see only those.
+    DEMO_CARTS: 'false',
   };
   let dataDir: string | undefined;
   let dropDatabase: (() => Promise<void>) | undefined;
