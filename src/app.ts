@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import websocket from '@fastify/websocket';
 import Fastify from 'fastify';
+import auditRoutes from './audit/routes.js';
 import authRoutes from './auth/routes.js';
 import { TokenService } from './auth/tokens.js';
 import cartRoutes from './carts/routes.js';
@@ -199,6 +200,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       await api.register(catalogueRoutes);
       await api.register(userRoutes);
       await api.register(notificationRoutes);
+      await api.register(auditRoutes);
     },
     { prefix: '/api/v1' },
   );

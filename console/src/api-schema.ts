@@ -1915,7 +1915,7 @@ export interface paths {
         post?: never;
         /**
          * Reject a pending control (administrators)
-         * @description Removes a `pending` control and its link to the carts: 204, no body (the carts stay as they are). The interface knows only `pending` and `verified`, so a rejected control is not kept. A verified control is a record of a check made: 400 `non_field_errors`, and it stays. Unknown id: 404. No notification is sent.
+         * @description Removes a `pending` control and its link to the carts: 204, no body (the carts stay as they are). The interface knows only `pending` and `verified`, so a rejected control is not kept. A verified control is a record of a check made: 400 `non_field_errors`, and it stays. Unknown id: 404. No notification is sent. The rejection is kept in the audit trail (`GET audit-events/`): who, when, and the control as it was.
          */
         delete: {
             parameters: {
@@ -5586,6 +5586,146 @@ export interface paths {
                 };
             };
         };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/audit-events/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The trail of staff actions (administrators)
+         * @description Every control created (by an admin or a random draw), verified or rejected, every change of a store’s settings or hours, and every role or store changed by the admin command: who (`actor`, or `operator` for the admin command), when, what, and the changed values before and after. Newest first. Filters: `store` (GLN), `actor` (user id), `user` (the customer concerned), `kind`, `created_after`, `created_before`. The trail is append-only; retention removes events older than its period.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description GLN */
+                    store?: string;
+                    actor?: string;
+                    user?: string;
+                    kind?: "control.created" | "control.verified" | "control.rejected" | "store.created" | "store.updated" | "store.hours_updated" | "role.granted" | "role.revoked";
+                    /** @description ISO 8601 date (midnight UTC) or date-time with a zone, in years 0001 to 9999 (UTC) */
+                    created_after?: string;
+                    /** @description ISO 8601 date (midnight UTC) or date-time with a zone, in years 0001 to 9999 (UTC) */
+                    created_before?: string;
+                    /** @description Page number, from 1 */
+                    page?: string;
+                    /** @description Items per page (default 20, at most 100) */
+                    page_size?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            count: number;
+                            /** Format: uri */
+                            next: string | null;
+                            /** Format: uri */
+                            previous: string | null;
+                            results: {
+                                id: number;
+                                /**
+                                 * Format: date-time
+                                 * @example 2026-03-01T09:15:02.123456Z
+                                 */
+                                created: string;
+                                kind: "control.created" | "control.verified" | "control.rejected" | "store.created" | "store.updated" | "store.hours_updated" | "role.granted" | "role.revoked";
+                                /** @description `api`: a person with a token (`actor`); `random-draw`: a checkout drew a control; `admin-command`: the admin command, run by `operator` */
+                                via: "api" | "random-draw" | "admin-command";
+                                /** @description who did it */
+                                actor: {
+                                    id: number;
+                                    username: string;
+                                } | null;
+                                /** @description the operating-system user of the admin command */
+                                operator: string | null;
+                                /** @description GLN of the store concerned */
+                                store: string | null;
+                                /** @description id of the customer concerned */
+                                user: number | null;
+                                /** @description id of the control concerned */
+                                object: number | null;
+                                /** @description the changed fields as they were (before) or became (after) */
+                                before: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description the changed fields as they were (before) or became (after) */
+                                after: {
+                                    [key: string]: unknown;
+                                } | null;
+                            }[];
+                        };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `permission_denied`: the route is for admins. */
+                403: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `Invalid page.`: `not_found`. */
+                404: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`). */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;

@@ -25,6 +25,11 @@ export type Control = Ok<paths['/api/v1/controls/{id}/']['get']>;
 export type Stats = Ok<paths['/api/v1/carts/stats/']['get']>;
 export type TimeSeries = Ok<paths['/api/v1/carts/time-series/']['get']>;
 export type Ranking = Ok<paths['/api/v1/monthly-scores/ranking/']['get']>;
+export type AuditPage = Ok<paths['/api/v1/audit-events/']['get']>;
+export type AuditEvent = AuditPage['results'][number];
+export type AuditFilters = NonNullable<
+  paths['/api/v1/audit-events/']['get']['parameters']['query']
+>;
 export type CartFilters = NonNullable<paths['/api/v1/carts/']['get']['parameters']['query']>;
 
 /** An error body of the API: `{detail, code}` or `{field: [messages]}`. */

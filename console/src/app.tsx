@@ -9,6 +9,7 @@ import {
   userName,
   whoAmI,
 } from './api';
+import { AuditView } from './audit';
 import { CartsView } from './carts';
 import { ControlsView } from './controls';
 import { DashboardView } from './dashboard';
@@ -21,6 +22,7 @@ const SCREENS = [
   { path: 'controls', title: 'Controls', admin: true },
   { path: 'stores', title: 'Stores', admin: false },
   { path: 'dashboard', title: 'Dashboard', admin: false },
+  { path: 'audit', title: 'Audit', admin: true },
 ] as const;
 type Screen = (typeof SCREENS)[number]['path'];
 
@@ -147,6 +149,7 @@ export function App() {
         {shown === 'controls' && <ControlsView live={live} />}
         {shown === 'stores' && <StoresView />}
         {shown === 'dashboard' && <DashboardView live={live} />}
+        {shown === 'audit' && <AuditView live={live} />}
       </main>
     </div>
   );

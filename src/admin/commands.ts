@@ -1,9 +1,10 @@
 import { eq, sql } from 'drizzle-orm';
+import { changedFields, recordAudit } from '../audit/logic.js';
 import { ensureUser } from '../auth/users.js';
-import { formatMicros } from '../clock.js';
+import { formatMicros, parseTimestamp } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { options, storeHours, stores, users } from '../db/schema.js';
-import { parseDuration } from '../stores/duration.js';
+import { formatDuration, parseDuration } from '../stores/duration.js';
 
 /** A mistake of the person running the command: the message is one line. */
 export class AdminError extends Error {}
@@ -35,21 +36,54 @@ export async function grantRole(
 ): Promise<void> {
   checkUsername(username);
   checkRole(role);
-  const id = await ensureUser(db, username, nowMicros);
-  await db
-    .update(users)
-    .set(role === 'admin' ? { isAdmin: true } : { isStaff: true })
-    .where(eq(users.id, id));
+  await db.transaction(async (tx) => {
+    const id = await ensureUser(tx, username, nowMicros);
+    await setRole(tx, id, role, true, nowMicros);
+  });
 }
 
-export async function revokeRole(db: Db, username: string, role: Role): Promise<void> {
+export async function revokeRole(
+  db: Db,
+  username: string,
+  role: Role,
+  nowMicros: number,
+): Promise<void> {
   checkRole(role);
-  const rows = await db
+  await db.transaction(async (tx) => {
+    const [user] = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.username, username));
+    if (!user) throw new AdminError(`unknown user ${q(username)}`);
+    await setRole(tx, user.id, role, false, nowMicros);
+  });
+}
+
+/** Sets the flag, recording a change (only a change) in the audit trail. */
+async function setRole(tx: Db, id: number, role: Role, on: boolean, nowMicros: number) {
+  const column = role === 'admin' ? users.isAdmin : users.isStaff;
+  const field = role === 'admin' ? 'is_admin' : 'is_staff';
+  const [old] = await tx
+    .select({ value: column })
+    .from(users)
+    .where(eq(users.id, id))
+    .for('update');
+  if (old.value === on) return;
+  await tx
     .update(users)
-    .set(role === 'admin' ? { isAdmin: false } : { isStaff: false })
-    .where(eq(users.username, username))
-    .returning({ id: users.id });
-  if (rows.length === 0) throw new AdminError(`unknown user ${q(username)}`);
+    .set(role === 'admin' ? { isAdmin: on } : { isStaff: on })
+    .where(eq(users.id, id));
+  await recordAudit(
+    tx,
+    {
+      kind: on ? 'role.granted' : 'role.revoked',
+      via: 'admin-command',
+      userId: id,
+      before: { [field]: old.value },
+      after: { [field]: on },
+    },
+    nowMicros,
+  );
 }
 
 export interface StoreInput {
@@ -100,13 +134,36 @@ async function writeStore(
   now: string,
 ): Promise<'created' | 'updated'> {
   const { gln, ...changes } = values;
+  const [old] = await db.select().from(stores).where(eq(stores.gln, gln)).for('update');
   const [row] = await db
     .insert(stores)
     .values({ ...values, created: now })
     .onConflictDoUpdate({ target: stores.gln, set: changes })
-    // xmax is 0 only for a freshly inserted row.
-    .returning({ inserted: sql<boolean>`(xmax = 0)` });
-  return row.inserted ? 'created' : 'updated';
+    .returning();
+  const diff = changedFields(old ? auditedStore(old) : {}, auditedStore(row));
+  if (diff) {
+    await recordAudit(
+      db,
+      {
+        kind: old ? 'store.updated' : 'store.created',
+        via: 'admin-command',
+        storeId: row.id,
+        ...diff,
+      },
+      parseTimestamp(now),
+    );
+  }
+  return old ? 'updated' : 'created';
+}
+
+/** A store's settings as the trail records them (the API's names and forms). */
+function auditedStore(row: typeof stores.$inferSelect): Record<string, unknown> {
+  return {
+    gln: row.gln,
+    name: row.name,
+    active_period: formatDuration(row.activePeriodSeconds),
+    carts_for_random_control: row.cartsForRandomControl,
+  };
 }
 
 export async function upsertStore(
@@ -114,7 +171,8 @@ export async function upsertStore(
   input: StoreInput,
   nowMicros: number,
 ): Promise<'created' | 'updated'> {
-  return writeStore(db, storeValues(input), formatMicros(nowMicros));
+  const values = storeValues(input);
+  return db.transaction((tx) => writeStore(tx, values, formatMicros(nowMicros)));
 }
 
 const IMPORT_FIELDS = ['gln', 'name', 'active_period', 'carts_for_random_control'];

@@ -3,6 +3,7 @@ import { Argument, Command, CommanderError } from 'commander';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { type Db, openDatabase } from '../db/client.js';
+import { exportAudit } from './audit-export.js';
 import {
   AdminError,
   grantRole,
@@ -85,7 +86,7 @@ function buildProgram(): Command {
     .addArgument(role())
     .action((username: string, r: Role) =>
       withDb(async (db) => {
-        await revokeRole(db, username, r);
+        await revokeRole(db, username, r, systemClock.nowMicros());
         return `revoked ${r} from ${username}`;
       }),
     );
@@ -149,6 +150,18 @@ function buildProgram(): Command {
         });
         return `${result} option ${name}`;
       }),
+    );
+
+  program
+    .command('audit')
+    .description('the audit trail of staff actions')
+    .command('export')
+    .description('print the trail as a JSON array, oldest first')
+    .option('--store <gln>', 'only events of this store')
+    .option('--since <date>', 'only events after this date or date-time')
+    .option('--until <date>', 'only events before this date or date-time')
+    .action((flags: { store?: string; since?: string; until?: string }) =>
+      withDb(async (db) => JSON.stringify(await exportAudit(db, flags), null, 1)),
     );
 
   program

@@ -1,6 +1,7 @@
 import { and, asc, eq, or } from 'drizzle-orm';
+import { recordAudit } from '../audit/logic.js';
 import { activeAt } from '../carts/access.js';
-import { formatMicros } from '../clock.js';
+import { formatDbTimestamp, formatMicros } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
 import { carts, controlCarts, controls, stores, users } from '../db/schema.js';
 import { Invalid, NotFound } from '../errors.js';
@@ -92,6 +93,19 @@ export async function createControl(
       nowMicros,
     );
     if (!created) throw Invalid.nonField('The user has no active cart in this store.');
+    await recordAudit(
+      tx,
+      {
+        kind: 'control.created',
+        via: 'api',
+        actorId: admin.id,
+        storeId: created.store,
+        userId: created.user,
+        objectId: created.id,
+        after: { status: created.status, carts: created.carts, is_random: false },
+      },
+      nowMicros,
+    );
     return created;
   });
   await events.publish('control.created', { control });
@@ -106,6 +120,7 @@ export async function createControl(
 export async function verifyControl(
   db: Db,
   events: AppPublisher,
+  admin: { id: number },
   id: number,
   target: ControlStatus,
   nowMicros: number,
@@ -125,6 +140,20 @@ export async function verifyControl(
         .where(eq(controls.id, id))
         .returning();
       changed = true;
+      await recordAudit(
+        tx,
+        {
+          kind: 'control.verified',
+          via: 'api',
+          actorId: admin.id,
+          storeId: row.storeId,
+          userId: row.userId,
+          objectId: row.id,
+          before: { status: 'pending', verified_at: null },
+          after: { status: 'verified', verified_at: formatMicros(nowMicros) },
+        },
+        nowMicros,
+      );
     }
     const links = await tx
       .select({ cartId: controlCarts.cartId })
@@ -152,17 +181,44 @@ export async function verifyControl(
  * not to be carried out). The contract knows only `pending` and `verified`, so a rejected
  * control is not kept; a verified one is a record of a check made and stays (400).
  */
-export async function rejectControl(db: Db, id: number): Promise<void> {
+export async function rejectControl(
+  db: Db,
+  admin: { id: number },
+  id: number,
+  nowMicros: number,
+): Promise<void> {
   await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ status: controls.status })
-      .from(controls)
-      .where(eq(controls.id, id))
-      .for('update');
+    const [row] = await tx.select().from(controls).where(eq(controls.id, id)).for('update');
     if (!row) throw new NotFound('control');
     if (row.status !== 'pending') {
       throw Invalid.nonField('A verified control cannot be rejected.');
     }
+    const links = await tx
+      .select({ cartId: controlCarts.cartId })
+      .from(controlCarts)
+      .where(eq(controlCarts.controlId, id))
+      .orderBy(asc(controlCarts.cartId));
     await tx.delete(controls).where(eq(controls.id, id));
+    // The control is gone; the trail keeps what it was and who let the customer go unchecked.
+    await recordAudit(
+      tx,
+      {
+        kind: 'control.rejected',
+        via: 'api',
+        actorId: admin.id,
+        storeId: row.storeId,
+        userId: row.userId,
+        objectId: row.id,
+        before: {
+          status: 'pending',
+          created: formatDbTimestamp(row.created),
+          is_random: row.isRandom,
+          controller: row.controllerId,
+          carts: links.map((l) => l.cartId),
+        },
+        after: null,
+      },
+      nowMicros,
+    );
   });
 }

@@ -1,3 +1,4 @@
+import { recordAudit } from '../audit/logic.js';
 import type { CheckoutRecord } from '../carts/schemas.js';
 import { randomControlDraws } from '../db/schema.js';
 import { statement } from '../db/statement.js';
@@ -49,7 +50,7 @@ export async function drawRandomControl(
       if (first.length === 0) return null;
     }
     if (!(deps.random() < 1 / n)) return null;
-    return insertControl(
+    const control = await insertControl(
       tx,
       {
         userId,
@@ -61,6 +62,21 @@ export async function drawRandomControl(
       },
       nowMicros,
     );
+    if (control) {
+      await recordAudit(
+        tx,
+        {
+          kind: 'control.created',
+          via: 'random-draw',
+          storeId,
+          userId,
+          objectId: control.id,
+          after: { status: control.status, carts: control.carts, is_random: true },
+        },
+        nowMicros,
+      );
+    }
+    return control;
   });
 }
 

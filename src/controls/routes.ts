@@ -72,6 +72,7 @@ export default async function controlsRoutes(app: App): Promise<void> {
       verifyControl(
         db,
         events.withLog(request.log),
+        currentUser(request),
         Number(request.params.id),
         request.body.status,
         clock.nowMicros(),
@@ -89,12 +90,14 @@ export default async function controlsRoutes(app: App): Promise<void> {
           'Removes a `pending` control and its link to the carts: 204, no body (the carts ' +
           'stay as they are). The interface knows only `pending` and `verified`, so a ' +
           'rejected control is not kept. A verified control is a record of a check made: ' +
-          '400 `non_field_errors`, and it stays. Unknown id: 404. No notification is sent.',
+          '400 `non_field_errors`, and it stays. Unknown id: 404. No notification is sent. ' +
+          'The rejection is kept in the audit trail (`GET audit-events/`): who, when, and the ' +
+          'control as it was.',
         params: IdParamsSchema,
       },
     },
     async (request, reply) => {
-      await rejectControl(db, Number(request.params.id));
+      await rejectControl(db, currentUser(request), Number(request.params.id), clock.nowMicros());
       return reply.code(204).send();
     },
   );

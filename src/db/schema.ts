@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  bigserial,
   boolean,
   check,
   date,
@@ -363,5 +364,40 @@ export const idempotencyKeys = pgTable(
   (t) => [
     primaryKey({ columns: [t.userId, t.key] }),
     index('idempotency_keys_created_idx').on(t.created),
+  ],
+);
+
+/**
+ * Who did what: every staff action (controls created, verified, rejected; store settings and
+ * hours changed; roles and stores changed by the admin command), with the values before and
+ * after, written in the transaction of the change. Append-only: a trigger refuses updates, and
+ * deletes outside retention (drizzle/0005_audit_events.sql).
+ */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    created: ts('created').notNull(),
+    /** `control.created`, `control.verified`, … (src/audit/schemas.ts). */
+    kind: text('kind').notNull(),
+    /** How it came: `api` (a person's token), `random-draw` (a checkout), `admin-command`. */
+    via: text('via').notNull(),
+    /** The person whose token made the change; null for a random draw or the admin command. */
+    actorId: integer('actor_id').references(() => users.id),
+    /** The operating-system user who ran the admin command. */
+    operator: text('operator'),
+    storeId: integer('store_id').references(() => stores.id),
+    /** The customer concerned: the controlled user, the user given a role. */
+    userId: integer('user_id').references(() => users.id),
+    /** The control an event is about (it may no longer exist: rejected). */
+    objectId: integer('object_id'),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [
+    index('audit_events_created_idx').on(t.created, t.id),
+    index('audit_events_store_idx').on(t.storeId, t.created),
+    index('audit_events_actor_idx').on(t.actorId, t.created),
+    index('audit_events_user_idx').on(t.userId),
   ],
 );

@@ -1,5 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/client.js';
+import { changedFields, recordAudit } from '../audit/logic.js';
+import type { Db, Tx } from '../db/client.js';
 import { storeHours, stores } from '../db/schema.js';
 import { Invalid, NotFound } from '../errors.js';
 import { parseDuration } from './duration.js';
@@ -9,7 +10,13 @@ import { type Store, type StoreHoursBody, type StoreUpdateBody, WEEKDAYS } from 
 type Problems = Record<string, string[]>;
 
 /** Changes only the fields given; `gln` and `id` are not in the body schema, so ignored. */
-export async function updateStore(db: Db, gln: string, body: StoreUpdateBody): Promise<Store> {
+export async function updateStore(
+  db: Db,
+  actor: { id: number },
+  gln: string,
+  body: StoreUpdateBody,
+  nowMicros: number,
+): Promise<Store> {
   const changes: Partial<typeof stores.$inferInsert> = {};
   const problems: Problems = {};
   if (body.active_period !== undefined) {
@@ -29,9 +36,26 @@ export async function updateStore(db: Db, gln: string, body: StoreUpdateBody): P
   }
   if (Object.keys(problems).length > 0) throw new Invalid(problems);
   if (Object.keys(changes).length === 0) return findStore(db, gln);
-  const [row] = await db.update(stores).set(changes).where(eq(stores.gln, gln)).returning();
-  if (!row) throw new NotFound('store');
-  return storeRecord(row);
+  return db.transaction(async (tx) => {
+    const [old] = await tx.select().from(stores).where(eq(stores.gln, gln)).for('update');
+    if (!old) throw new NotFound('store');
+    const [row] = await tx.update(stores).set(changes).where(eq(stores.id, old.id)).returning();
+    const diff = changedFields(auditedStore(old), auditedStore(row));
+    if (diff) {
+      await recordAudit(
+        tx,
+        { kind: 'store.updated', via: 'api', actorId: actor.id, storeId: row.id, ...diff },
+        nowMicros,
+      );
+    }
+    return storeRecord(row);
+  });
+}
+
+/** The fields of a store the trail records, as the API writes them. */
+function auditedStore(row: typeof stores.$inferSelect): Record<string, unknown> {
+  const { name, active_period, carts_for_random_control } = storeRecord(row);
+  return { name, active_period, carts_for_random_control };
 }
 
 const seconds = (time: string) => {
@@ -66,15 +90,62 @@ function checkHours(body: StoreHoursBody): void {
 }
 
 /** Upserts only the weekdays given, all or none. */
-export async function setStoreHours(db: Db, gln: string, body: StoreHoursBody): Promise<void> {
+export async function setStoreHours(
+  db: Db,
+  actor: { id: number },
+  gln: string,
+  body: StoreHoursBody,
+  nowMicros: number,
+): Promise<void> {
   const store = await findStoreRow(db, gln);
   checkHours(body);
-  // One statement: every weekday given is written, or none.
-  await db
+  await db.transaction(async (tx) => {
+    // The store row locked: two changes of its hours are recorded in the order they were made.
+    await tx.select({ id: stores.id }).from(stores).where(eq(stores.id, store.id)).for('update');
+    const old = await tx.select().from(storeHours).where(eq(storeHours.storeId, store.id));
+    await writeHours(tx, store.id, body);
+    const hours = (
+      rows: { weekday: number; openingTime: string | null; closingTime: string | null }[],
+    ) =>
+      Object.fromEntries(
+        rows.map((r) => [
+          WEEKDAYS[r.weekday],
+          { opening_time: r.openingTime, closing_time: r.closingTime },
+        ]),
+      );
+    const given = body.map((entry) => ({
+      weekday: WEEKDAYS.indexOf(entry.weekday),
+      openingTime: normalTime(entry.opening_time),
+      closingTime: normalTime(entry.closing_time),
+    }));
+    const before = hours(old.filter((r) => given.some((g) => g.weekday === r.weekday)));
+    const diff = changedFields(
+      Object.fromEntries(
+        given.map((g) => [WEEKDAYS[g.weekday], before[WEEKDAYS[g.weekday]] ?? null]),
+      ),
+      hours(given),
+    );
+    if (diff) {
+      await recordAudit(
+        tx,
+        { kind: 'store.hours_updated', via: 'api', actorId: actor.id, storeId: store.id, ...diff },
+        nowMicros,
+      );
+    }
+  });
+}
+
+/** `HH:MM` as the database writes it back (`HH:MM:SS`), so an unchanged day is no change. */
+const normalTime = (time: string | null) =>
+  time === null || time.length > 5 ? time : `${time}:00`;
+
+/** One statement: every weekday given is written, or none. */
+async function writeHours(tx: Tx, storeId: number, body: StoreHoursBody): Promise<void> {
+  await tx
     .insert(storeHours)
     .values(
       body.map((entry) => ({
-        storeId: store.id,
+        storeId,
         weekday: WEEKDAYS.indexOf(entry.weekday),
         openingTime: entry.opening_time,
         closingTime: entry.closing_time,

@@ -1,4 +1,5 @@
 import type { App } from '../deps.js';
+import { currentUser } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { pagedRoute } from '../http/paged-route.js';
 import { setStoreHours, updateStore } from './logic.js';
@@ -15,7 +16,8 @@ import {
 const tags = ['stores'];
 
 export default async function storesRoutes(app: App): Promise<void> {
-  const { db } = app.deps.database;
+  const { database, clock } = app.deps;
+  const { db } = database;
 
   pagedRoute(app, '/stores/', {
     schema: {
@@ -58,7 +60,8 @@ export default async function storesRoutes(app: App): Promise<void> {
         response: { 200: StoreSchema },
       },
     },
-    async (request) => updateStore(db, request.params.gln, request.body),
+    async (request) =>
+      updateStore(db, currentUser(request), request.params.gln, request.body, clock.nowMicros()),
   );
 
   app.get(
@@ -103,7 +106,13 @@ export default async function storesRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      await setStoreHours(db, request.params.gln, request.body);
+      await setStoreHours(
+        db,
+        currentUser(request),
+        request.params.gln,
+        request.body,
+        clock.nowMicros(),
+      );
       return reply.code(200).send();
     },
   );

@@ -74,12 +74,12 @@ describe('roles', () => {
   });
 
   it('revokes one role and keeps the other', async () => {
-    await revokeRole(db, 'dora', 'staff');
+    await revokeRole(db, 'dora', 'staff', NOW);
     expect(await user('dora')).toMatchObject({ isStaff: false, isAdmin: true });
   });
 
   it('refuses unknown users and roles', async () => {
-    await expect(revokeRole(db, 'nobody', 'admin')).rejects.toThrow(AdminError);
+    await expect(revokeRole(db, 'nobody', 'admin', NOW)).rejects.toThrow(AdminError);
     await expect(grantRole(db, 'dora', 'boss' as 'admin', NOW)).rejects.toThrow(/role/);
     await expect(grantRole(db, ' ', 'staff', NOW)).rejects.toThrow(AdminError);
     expect(await user('nobody')).toBeUndefined();

@@ -256,6 +256,33 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     await shot('dashboard', true);
   });
 
+  it('shows the audit trail: who verified, rejected and changed what, filtered', async () => {
+    await page.getByRole('link', { name: 'Audit' }).click();
+    const rows = page.locator('tr[data-event]');
+    await expect.poll(() => rows.count()).toBeGreaterThanOrEqual(4);
+    // The earlier tests' actions, newest first: hours and store settings, the random draw,
+    // the rejected and the verified control.
+    const text = (await rows.allTextContents()).join('\n');
+    expect(text).toContain('Store hours changed');
+    expect(text).toContain('name: Trade store Bremen');
+    expect(text).toContain('random draw');
+    expect(text).toContain('Control rejected');
+    expect(text).toContain('Control verified');
+    await shot('audit', true);
+    await page.getByLabel('Kind', { exact: true }).selectOption('control.rejected');
+    await expect
+      .poll(async () => (await rows.allTextContents()).every((t) => t.includes('Control rejected')))
+      .toBe(true);
+    expect(await rows.first().textContent()).toContain('carla');
+    await page.getByLabel('Kind', { exact: true }).selectOption('');
+    await page.getByLabel('Store', { exact: true }).selectOption(HANNOVER);
+    await expect
+      .poll(async () => (await rows.allTextContents()).every((t) => t.includes(HANNOVER)))
+      .toBe(true);
+    await page.getByLabel('To', { exact: true }).fill('2020-01-31');
+    await page.getByText('No events match.').waitFor();
+  });
+
   it('refreshes the token a minute before it expires', async () => {
     // A tab of its own with a fake clock: an hour passes in an instant.
     const context = await h.browser.newContext({ locale: 'en-GB', timezoneId: 'UTC' });

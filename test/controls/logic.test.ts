@@ -122,7 +122,14 @@ describe('controls logic', () => {
   it('verifies once: control.verified after the commit, nothing on a repeat', async () => {
     const control = heard[0].control;
     heard.length = 0;
-    const answer = await verifyControl(database.db, bus, control.id, 'verified', NOW + 1);
+    const answer = await verifyControl(
+      database.db,
+      bus,
+      { id: admin },
+      control.id,
+      'verified',
+      NOW + 1,
+    );
     expect(answer).toEqual({
       id: control.id,
       created: control.created,
@@ -140,22 +147,39 @@ describe('controls logic', () => {
       },
     ]);
 
-    const repeat = await verifyControl(database.db, bus, control.id, 'verified', NOW + 2);
+    const repeat = await verifyControl(
+      database.db,
+      bus,
+      { id: admin },
+      control.id,
+      'verified',
+      NOW + 2,
+    );
     expect(repeat).toEqual(answer);
     expect(heard).toHaveLength(1);
   });
 
   it('a verification cannot be undone; an unknown control is NotFound', async () => {
     const control = heard[0].control;
-    const undo = await verifyControl(database.db, bus, control.id, 'pending', NOW).catch(
-      (e: unknown) => e,
-    );
+    const undo = await verifyControl(
+      database.db,
+      bus,
+      { id: admin },
+      control.id,
+      'pending',
+      NOW,
+    ).catch((e: unknown) => e);
     expect((undo as Invalid).fields).toEqual({
       status: ['A control can only be moved to "verified".'],
     });
-    const missing = await verifyControl(database.db, bus, 999_999, 'verified', NOW).catch(
-      (e: unknown) => e,
-    );
+    const missing = await verifyControl(
+      database.db,
+      bus,
+      { id: admin },
+      999_999,
+      'verified',
+      NOW,
+    ).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(NotFound);
     expect((missing as NotFound).what).toBe('control');
   });
