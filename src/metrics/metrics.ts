@@ -1,7 +1,10 @@
+import { totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { App, Deps } from '../deps.js';
 import type { AppEventBus } from '../events/app-events.js';
+import { READY_TIMEOUT_MS } from '../health/routes.js';
 
 /** The label of requests no route matched (404s, redirects): one series, whatever the URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -70,6 +73,17 @@ export class Metrics {
       });
     }
 
+    // Asked at scrape time, as /readyz asks: the alert on a database that is gone needs a
+    // figure that does not depend on traffic arriving.
+    new Gauge({
+      name: 'ordering_database_up',
+      help: 'Whether the database answered `select 1` within 2 s at scrape time (1) or not (0)',
+      registers,
+      async collect() {
+        this.set((await databaseAnswers(database)) ? 1 : 0);
+      },
+    });
+
     const upstream = new Histogram({
       name: 'ordering_upstream_call_duration_seconds',
       help: 'Exchanges with the ERP by kind of call and outcome (status class or failure), from the call (queueing included)',
@@ -115,6 +129,25 @@ export class Metrics {
       },
     });
 
+    // What memory alerts compare with: V8's heap limit (HEAP_LIMIT_MB via npm start's
+    // --max-old-space-size, plus the young generation) and the memory the process may have.
+    new Gauge({
+      name: 'ordering_heap_limit_bytes',
+      help: "V8's heap size limit: a heap that reaches it ends the process (out of memory)",
+      registers,
+      collect() {
+        this.set(getHeapStatistics().heap_size_limit);
+      },
+    });
+    new Gauge({
+      name: 'ordering_memory_limit_bytes',
+      help: "Memory the process may use: its cgroup's (container's) limit when one is set, else the machine's memory",
+      registers,
+      collect() {
+        this.set(memoryLimit());
+      },
+    });
+
     const { notifier } = deps;
     new Counter({
       name: 'ordering_notification_fanout_errors_total',
@@ -142,4 +175,29 @@ export class Metrics {
   close(): void {
     for (const stop of this.stops.splice(0)) stop();
   }
+}
+
+/** The database answers a ping within READY_TIMEOUT_MS (never throws). */
+async function databaseAnswers(database: Deps['database']): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      database.ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('ping timed out')), READY_TIMEOUT_MS);
+      }),
+    ]);
+    return true;
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The cgroup limit (Node reports a huge number or 0 when there is none), capped at the machine's memory. */
+function memoryLimit(): number {
+  const constrained = process.constrainedMemory?.() ?? 0;
+  const machine = totalmem();
+  return constrained > 0 && constrained < machine ? constrained : machine;
 }

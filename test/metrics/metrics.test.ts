@@ -1,3 +1,5 @@
+import { totalmem } from 'node:os';
+import { getHeapStatistics } from 'node:v8';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
 import { Notifier } from '../../src/notifications/notifier.js';
@@ -133,6 +135,13 @@ describe('GET /metrics with METRICS_TOKEN', () => {
     } else {
       expect(sample(after, 'ordering_db_pool_idle_connections')).toBeUndefined();
     }
+    // The database answers; the limits memory alerts compare with.
+    expect(sample(after, 'ordering_database_up')).toBe(1);
+    expect(sample(after, 'ordering_heap_limit_bytes')).toBe(getHeapStatistics().heap_size_limit);
+    const memoryLimit = sample(after, 'ordering_memory_limit_bytes')!;
+    expect(memoryLimit).toBeGreaterThan(0);
+    expect(memoryLimit).toBeLessThanOrEqual(totalmem());
+    expect(sample(after, 'process_resident_memory_bytes')).toBeLessThan(memoryLimit);
     expect(sample(after, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(sample(after, 'nodejs_heap_size_used_bytes')).toBeGreaterThan(0);
 
@@ -176,6 +185,37 @@ describe('GET /metrics with METRICS_TOKEN', () => {
         outcome: '2xx',
       }) ?? 0;
     expect(count(after) - count(before)).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('ordering_database_up', () => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await startTestApp({ env: { METRICS_PORT: '0' } });
+  });
+  afterAll(() => ctx?.close());
+
+  const up = async () =>
+    sample(await (await fetch(ctx.app.metricsUrl!)).text(), 'ordering_database_up');
+
+  it('is 0 while the database does not answer within 2 s, 1 again when it does', async () => {
+    expect(await up()).toBe(1);
+    const ping = ctx.database.ping;
+    ctx.database.ping = () => new Promise<void>(() => {});
+    try {
+      expect(await up()).toBe(0);
+    } finally {
+      ctx.database.ping = ping;
+    }
+    expect(await up()).toBe(1);
+  });
+
+  it('is 0 once the database is gone, and the scrape still answers', async () => {
+    await ctx.database.close();
+    // Closed here: ctx.close() must not close it a second time.
+    ctx.database.close = async () => {};
+    expect(await up()).toBe(0);
   });
 });
 
