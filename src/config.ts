@@ -22,6 +22,10 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   restoreCodeTtlSeconds: number;
+  /** RESTORE_CODES_PER_DAY: codes (or links) issued per account and variant in 24 hours. */
+  restoreCodesPerDay: number;
+  /** RESTORE_ATTEMPTS_PER_DAY: attempts at an account's codes (either variant) in 24 hours. */
+  restoreAttemptsPerDay: number;
   wsCodeTtlSeconds: number;
   authRateLimitPerMinute: number;
   trustProxy: boolean | number | string | undefined;
@@ -186,6 +190,14 @@ export function loadConfig(env: Env = process.env): Config {
       'UPSTREAM_ADMIN_USERNAME and UPSTREAM_ADMIN_PASSWORD are required when UPSTREAM_URL is set',
     );
   }
+  const publicUrl = url(env, 'PUBLIC_URL', ['http:', 'https:']);
+  const smtpUrl = url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  // Restore is on in production only with a mailer; its links then need a base no request sets.
+  if (production && smtpUrl && !publicUrl) {
+    throw new ConfigError(
+      'PUBLIC_URL is required when NODE_ENV=production and SMTP_URL is set (the base of the links in password-restore e-mails)',
+    );
+  }
   return {
     port,
     host,
@@ -200,10 +212,12 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     jwtTtlSeconds: integer(env, 'JWT_TTL_SECONDS', 3600, 1, 31_536_000),
     jwtRefreshWindowSeconds: integer(env, 'JWT_REFRESH_WINDOW_SECONDS', 604_800, 0, 315_360_000),
-    publicUrl: url(env, 'PUBLIC_URL', ['http:', 'https:']),
-    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    publicUrl,
+    smtpUrl,
     mailFrom,
     restoreCodeTtlSeconds: integer(env, 'RESTORE_CODE_TTL_SECONDS', 3600, 1, 31_536_000),
+    restoreCodesPerDay: integer(env, 'RESTORE_CODES_PER_DAY', 5, 1, 1000),
+    restoreAttemptsPerDay: integer(env, 'RESTORE_ATTEMPTS_PER_DAY', 10, 1, 1000),
     wsCodeTtlSeconds: integer(env, 'WS_CODE_TTL_SECONDS', 300, 1, 86_400),
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
     trustProxy: trustProxy(env.TRUST_PROXY),

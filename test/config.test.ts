@@ -177,12 +177,32 @@ describe('loadConfig', () => {
     ['METRICS_PORT', { METRICS_PORT: '70000' }],
     ['METRICS_PORT', { PORT: '9100', METRICS_PORT: '9100' }],
     ['DEMO_CARTS', { DEMO_CARTS: 'sometimes' }],
+    ['RESTORE_CODES_PER_DAY', { RESTORE_CODES_PER_DAY: '0' }],
+    ['RESTORE_ATTEMPTS_PER_DAY', { RESTORE_ATTEMPTS_PER_DAY: 'many' }],
+    [
+      'PUBLIC_URL',
+      {
+        NODE_ENV: 'production',
+        JWT_SECRET: 'x'.repeat(32),
+        UPSTREAM_URL: 'http://erp:9000',
+        UPSTREAM_ADMIN_USERNAME: 'svc',
+        UPSTREAM_ADMIN_PASSWORD: 'svc-password',
+        SMTP_URL: 'smtp://mail:25',
+      },
+    ],
   ];
   it.each(bad)('refuses a bad %s with a one-line ConfigError naming it (%j)', (name, vars) => {
     const error = configError(vars);
     expect(error.message).toContain(name);
     expect(error.message).not.toMatch(/[\r\n]/);
     expect(error.message.length).toBeLessThan(200);
+  });
+
+  it('restore budgets: 5 codes and 10 attempts per account in 24 hours unless set', () => {
+    expect(loadConfig(env({}))).toMatchObject({ restoreCodesPerDay: 5, restoreAttemptsPerDay: 10 });
+    expect(
+      loadConfig(env({ RESTORE_CODES_PER_DAY: '3', RESTORE_ATTEMPTS_PER_DAY: '20' })),
+    ).toMatchObject({ restoreCodesPerDay: 3, restoreAttemptsPerDay: 20 });
   });
 
   it('serves metrics nowhere unless METRICS_TOKEN or METRICS_PORT is set', () => {

@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * Password-restore page (HTML form)
-         * @description The page of the e-mailed password-restore link (variant B): HTML, errors included, outside `/api/v1/`. GET shows a form (404 page when the link is unknown, expired or used); the form posts `application/x-www-form-urlencoded` `password` and `repeat_password` to the same URL: 200 page when the password is set; 400 page with the form again for a mismatch (the code is not spent) or a password outside 8 to 128 characters; 400 page for an expired or used link. Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).
+         * @description The page of the e-mailed password-restore link (variant B): HTML, errors included, outside `/api/v1/`. GET shows a form (404 page when the link is unknown, expired or used); the form posts `application/x-www-form-urlencoded` `password` and `repeat_password` to the same URL: 200 page when the password is set; 400 page with the form again for a mismatch (the code is not spent) or a password outside 8 to 128 characters; 400 page for an expired or used link. Each POST that reaches the code is an attempt, as with `restore_password/` (5 per code, `RESTORE_ATTEMPTS_PER_DAY` per account). Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).
          */
         get: {
             parameters: {
@@ -80,7 +80,7 @@ export interface paths {
         put?: never;
         /**
          * Password-restore page (HTML form)
-         * @description The page of the e-mailed password-restore link (variant B): HTML, errors included, outside `/api/v1/`. GET shows a form (404 page when the link is unknown, expired or used); the form posts `application/x-www-form-urlencoded` `password` and `repeat_password` to the same URL: 200 page when the password is set; 400 page with the form again for a mismatch (the code is not spent) or a password outside 8 to 128 characters; 400 page for an expired or used link. Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).
+         * @description The page of the e-mailed password-restore link (variant B): HTML, errors included, outside `/api/v1/`. GET shows a form (404 page when the link is unknown, expired or used); the form posts `application/x-www-form-urlencoded` `password` and `repeat_password` to the same URL: 200 page when the password is set; 400 page with the form again for a mismatch (the code is not spent) or a password outside 8 to 128 characters; 400 page for an expired or used link. Each POST that reaches the code is an attempt, as with `restore_password/` (5 per code, `RESTORE_ATTEMPTS_PER_DAY` per account). Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).
          */
         post: {
             parameters: {
@@ -5065,7 +5065,7 @@ export interface paths {
         put?: never;
         /**
          * Password restore (variant A): e-mail a 6-digit code to the user
-         * @description Always 202, no body. Answers the same status whether or not the account exists (nothing is sent for an unknown one). The e-mail is sent after the answer is decided: a mail failure is logged, never shown. Codes are random, single-use, stored only as hashes, and expire after `RESTORE_CODE_TTL_SECONDS` (default 3600). Upstream failures: 502, 503, 504. Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address and per username.
+         * @description Always 202, no body. Answers the same status, in the same time, whether or not the account exists: the upstream look-up, the code and the e-mail happen after the answer (a failure there is logged, never shown; nothing is sent for an unknown account). A new request replaces the account's earlier code of this variant. Codes are random, stored only as hashes, expire after `RESTORE_CODE_TTL_SECONDS` (default 3600) and die after 5 attempts; an account gets at most `RESTORE_CODES_PER_DAY` codes of a variant in 24 hours (beyond, the answer is the same and nothing is sent). In production without `SMTP_URL`: 503 `restore_unavailable`. Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address and per username.
          */
         post: {
             parameters: {
@@ -5127,29 +5127,11 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
-                /** @description `upstream_error`: the upstream system answered unusably. */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorDetail"];
-                    };
-                };
-                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                /** @description `database_unavailable` (with `Retry-After`), or `restore_unavailable` (production without `SMTP_URL`). */
                 503: {
                     headers: {
                         /** @description Seconds to wait (2 for the database). */
                         "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorDetail"];
-                    };
-                };
-                /** @description `upstream_timeout`: the upstream system did not answer in time. */
-                504: {
-                    headers: {
                         [name: string]: unknown;
                     };
                     content: {
@@ -5175,7 +5157,7 @@ export interface paths {
         put?: never;
         /**
          * Password restore (variant A): set a new password with the e-mailed code
-         * @description 202, no body: the new password is set upstream, the code is spent, and so is every other unused code of the user. A wrong, expired or used code (or another user's) is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 characters (400 on `password`). Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address and per username.
+         * @description 202, no body: the new password is set upstream, the code is spent, and so is every other unused code of the user. A wrong, expired or used code (or another user's) is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 characters (400 on `password`). A code dies after 5 attempts, counted across all client addresses; an account has `RESTORE_ATTEMPTS_PER_DAY` attempts in 24 hours, both variants and the restore page together (beyond, its codes answer as wrong ones). Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address and per username.
          */
         post: {
             parameters: {
@@ -5289,7 +5271,7 @@ export interface paths {
         put?: never;
         /**
          * Password restore (variant B): e-mail a link to every account with the address
-         * @description Always 201, no body. The link is `{PUBLIC_URL}/users/restore-password/<code>/`: an HTML page served by this service (or a front end calling `restore_password/`). Without `PUBLIC_URL` the base is `http://HOST:PORT`, or, with `TRUST_PROXY`, the scheme and host the proxy forwarded. Answers the same status whether or not the account exists (nothing is sent for an unknown one). The e-mail is sent after the answer is decided: a mail failure is logged, never shown. Codes are random, single-use, stored only as hashes, and expire after `RESTORE_CODE_TTL_SECONDS` (default 3600). Upstream failures: 502, 503, 504. Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address and per e-mail address.
+         * @description Always 201, no body. The link is `{PUBLIC_URL}/users/restore-password/<code>/`: an HTML page served by this service (or a front end calling `restore_password/`). Without `PUBLIC_URL` (development only: production requires it) the base is `http://HOST:PORT`; no request header (`Host`, `X-Forwarded-Host`) ever sets it. Answers the same status, in the same time, whether or not the account exists: the upstream look-up, the code and the e-mail happen after the answer (a failure there is logged, never shown; nothing is sent for an unknown account). A new request replaces the account's earlier code of this variant. Codes are random, stored only as hashes, expire after `RESTORE_CODE_TTL_SECONDS` (default 3600) and die after 5 attempts; an account gets at most `RESTORE_CODES_PER_DAY` codes of a variant in 24 hours (beyond, the answer is the same and nothing is sent). In production without `SMTP_URL`: 503 `restore_unavailable`. Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address and per e-mail address.
          */
         post: {
             parameters: {
@@ -5351,29 +5333,11 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
-                /** @description `upstream_error`: the upstream system answered unusably. */
-                502: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorDetail"];
-                    };
-                };
-                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                /** @description `database_unavailable` (with `Retry-After`), or `restore_unavailable` (production without `SMTP_URL`). */
                 503: {
                     headers: {
                         /** @description Seconds to wait (2 for the database). */
                         "Retry-After"?: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ErrorDetail"];
-                    };
-                };
-                /** @description `upstream_timeout`: the upstream system did not answer in time. */
-                504: {
-                    headers: {
                         [name: string]: unknown;
                     };
                     content: {
@@ -5399,7 +5363,7 @@ export interface paths {
         put?: never;
         /**
          * Password restore (variant B): set a new password with the code of the link
-         * @description 201, no body: the new password is set upstream and the code is spent (with every other unused code of the user). `password` and `repeat_password` must match (400 on `repeat_password`; the code is NOT spent then); `password` takes 8 to 128 characters. A wrong, expired or used code is 400 on `restore_password_code`. Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address.
+         * @description 201, no body: the new password is set upstream and the code is spent (with every other unused code of the user). `password` and `repeat_password` must match (400 on `repeat_password`; the code is NOT spent then); `password` takes 8 to 128 characters. A wrong, expired or used code is 400 on `restore_password_code`. A code dies after 5 attempts, counted across all client addresses; an account has `RESTORE_ATTEMPTS_PER_DAY` attempts in 24 hours, both variants and the restore page together (beyond, its codes answer as wrong ones). Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address.
          */
         post: {
             parameters: {

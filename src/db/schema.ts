@@ -311,19 +311,33 @@ export const options = pgTable('options', {
   isPublic: boolean('is_public').notNull().default(false),
 });
 
+/**
+ * One row per account and variant: a new request replaces the code in place (the unique key
+ * makes two concurrent requests leave one live code). The row outlives its code, holding the
+ * account's budget of the current 24-hour window (codes issued, attempts made).
+ */
 export const restoreCodes = pgTable(
   'restore_codes',
   {
     id: serial('id').primaryKey(),
+    /** Upstream's spelling: the password is set upstream under this name. */
     username: text('username').notNull(),
+    /** The username trimmed and lower-cased: what a client types, matched whatever its case. */
+    account: text('account').notNull(),
     variant: text('variant', { enum: ['code', 'link'] }).notNull(),
     codeHash: text('code_hash').notNull(),
     created: ts('created').notNull(),
     expiresAt: ts('expires_at').notNull(),
     usedAt: ts('used_at'),
+    /** Attempts at this code; it dies at RESTORE_CODE_MAX_ATTEMPTS. */
+    attempts: integer('attempts').notNull().default(0),
+    windowStart: ts('window_start').notNull(),
+    windowCodes: integer('window_codes').notNull().default(0),
+    windowAttempts: integer('window_attempts').notNull().default(0),
   },
   (t) => [
     uniqueIndex('restore_codes_hash_idx').on(t.codeHash),
+    uniqueIndex('restore_codes_account_variant_idx').on(t.account, t.variant),
     index('restore_codes_username_idx').on(t.username),
   ],
 );

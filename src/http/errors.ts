@@ -81,6 +81,12 @@ export const errors = {
     detail(503, 'database_unavailable', 'The database is unavailable. Try again shortly.', {
       'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS),
     }),
+  restoreUnavailable: () =>
+    detail(
+      503,
+      'restore_unavailable',
+      'Password restore is not available: this service has no mail server configured.',
+    ),
   /** Nobody reads it: the client has gone (nginx's 499), kept apart from errors in the logs. */
   clientClosedRequest: () => detail(499, 'client_closed_request', 'Client closed request.'),
   serverError: () => detail(500, 'server_error', 'A server error occurred.'),

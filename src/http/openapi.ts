@@ -26,6 +26,8 @@ declare module 'fastify' {
     upstream?: 'required-token' | 'optional-token' | 'no-token';
     /** 409 `checkout_in_progress`: the route changes or checks out a cart being checked out. */
     conflicts?: boolean;
+    /** 503 `restore_unavailable`: the route sends mail, which production without SMTP_URL cannot. */
+    mails?: boolean;
   }
 }
 
@@ -33,6 +35,7 @@ interface RouteFacts {
   auth: AuthLevel;
   upstream?: 'required-token' | 'optional-token' | 'no-token';
   conflicts: boolean;
+  mails: boolean;
   passUpstream503: boolean;
   hasBody: boolean;
   hasPathParams: boolean;
@@ -72,6 +75,7 @@ export function collectRouteFacts(
         auth: authLevelOf(config?.auth, route.url),
         upstream: config?.upstream,
         conflicts: config?.conflicts === true,
+        mails: config?.mails === true,
         passUpstream503: config?.passUpstream503 === true,
         hasBody: BODY_METHODS.has(method),
         hasPathParams: route.url.includes(':'),
@@ -184,6 +188,7 @@ function errorResponses(facts: RouteFacts): Record<string, ResponseObject> {
     description:
       '`database_unavailable` (with `Retry-After`)' +
       (facts.upstream ? ', or `upstream_unavailable`' : '') +
+      (facts.mails ? ', or `restore_unavailable` (production without `SMTP_URL`)' : '') +
       (facts.passUpstream503 ? ", or the upstream system's own 503 JSON, passed through" : '') +
       '.',
     schema: facts.passUpstream503 ? { anyOf: [DETAIL, ref('UpstreamAnswer')] } : DETAIL,

@@ -17,13 +17,33 @@ export interface MailerOptions {
   smtpUrl: string | undefined;
   from: string;
   log: FastifyBaseLogger;
+  /** NODE_ENV=production: without SMTP_URL nothing is sent, and nothing written to the log. */
+  production?: boolean;
   /** Connection, greeting and socket timeout of the SMTP client. */
   timeoutMs?: number;
 }
 
-/** SMTP when `SMTP_URL` is set; otherwise the message is written to the log (dev). */
+/**
+ * SMTP when `SMTP_URL` is set; otherwise, in development, the message is written to the log.
+ * In production without SMTP_URL every send fails: a mail holds a credential (a restore code
+ * or link), and a production log must never hold one.
+ */
 export function createMailer(options: MailerOptions): Mailer {
-  return options.smtpUrl ? smtpMailer(options.smtpUrl, options) : logMailer(options.log);
+  if (options.smtpUrl) return smtpMailer(options.smtpUrl, options);
+  return options.production ? noMailer() : logMailer(options.log);
+}
+
+/** Whether mails can be sent or shown: false in production without SMTP_URL. */
+export const canMail = (options: Pick<MailerOptions, 'smtpUrl' | 'production'>) =>
+  Boolean(options.smtpUrl) || !options.production;
+
+function noMailer(): Mailer {
+  return {
+    async send() {
+      throw new Error('no mail server: SMTP_URL is not set (NODE_ENV=production)');
+    },
+    async close() {},
+  };
 }
 
 function smtpMailer(url: string, options: MailerOptions): Mailer {
@@ -51,37 +71,4 @@ function logMailer(log: FastifyBaseLogger): Mailer {
     },
     async close() {},
   };
-}
-
-/**
- * Sends without holding up the caller: the answer of a request never depends on the mail
- * (a failure is logged, never shown). close() waits for sends still under way.
- */
-export class BackgroundMailer {
-  private readonly pending = new Set<Promise<void>>();
-
-  constructor(
-    private readonly mailer: Mailer,
-    private readonly log: FastifyBaseLogger,
-  ) {}
-
-  enqueue(message: MailMessage, what: string): void {
-    const sending = this.mailer
-      .send(message)
-      .catch((error: unknown) => {
-        const code = (error as { code?: string }).code;
-        // No address and no content in the log: the code in the mail is a credential.
-        this.log.warn(
-          { err: { message: String((error as Error)?.message), code } },
-          `${what}: not sent`,
-        );
-      })
-      .finally(() => this.pending.delete(sending));
-    this.pending.add(sending);
-  }
-
-  async close(): Promise<void> {
-    await Promise.allSettled([...this.pending]);
-    await this.mailer.close();
-  }
 }

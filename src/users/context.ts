@@ -1,11 +1,16 @@
 import type { App, Deps } from '../deps.js';
-import { BackgroundMailer, createMailer } from '../mail/mailer.js';
+import { canMail, createMailer, type Mailer } from '../mail/mailer.js';
+import { BackgroundJobs } from './jobs.js';
 import { MemoryStore, RedisStore, Throttle } from './throttle.js';
 
-/** What the account routes share in one app: the mailer and the auth rate limit. */
+/** What the account routes share in one app: the mailer, its jobs and the auth rate limit. */
 export interface UsersContext {
-  mailer: BackgroundMailer;
+  mailer: Mailer;
+  /** Restore requests' work after the answer (look-up, code, mail). */
+  jobs: BackgroundJobs;
   throttle: Throttle;
+  /** false in production without SMTP_URL: restore requests answer 503 `restore_unavailable`. */
+  restoreOn: boolean;
 }
 
 const contexts = new WeakMap<Deps, UsersContext>();
@@ -24,17 +29,27 @@ export function usersContext(app: App): UsersContext {
     config.redisUrl && config.authRateLimitPerMinute > 0
       ? new RedisStore(config.redisUrl, 'ordering:throttle:', log)
       : new MemoryStore();
+  const mailOptions = { smtpUrl: config.smtpUrl, production: config.production };
+  const restoreOn = canMail(mailOptions);
+  if (!restoreOn) {
+    log.warn(
+      'password restore is off: NODE_ENV=production and SMTP_URL is not set; ' +
+        'request-restore-code/ and request_restore_code/ answer 503 restore_unavailable',
+    );
+  } else if (!config.smtpUrl) {
+    log.warn('SMTP_URL is not set: e-mails, restore codes and links included, go to the log');
+  }
   context = {
-    mailer: new BackgroundMailer(
-      createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log }),
-      log,
-    ),
+    mailer: createMailer({ ...mailOptions, from: config.mailFrom, log }),
+    jobs: new BackgroundJobs(log),
     throttle: new Throttle(store, config.authRateLimitPerMinute, clock, log),
+    restoreOn,
   };
   contexts.set(deps, context);
   const created = context;
   app.addHook('onClose', async () => {
     contexts.delete(deps);
+    await created.jobs.idle();
     await Promise.all([created.mailer.close(), created.throttle.close()]);
   });
   return created;

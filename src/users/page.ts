@@ -27,8 +27,9 @@ const PAGE =
   'used); the form posts `application/x-www-form-urlencoded` `password` and ' +
   '`repeat_password` to the same URL: 200 page when the password is set; 400 page with ' +
   'the form again for a mismatch (the code is not spent) or a password outside 8 to 128 ' +
-  'characters; 400 page for an expired or used link. Rate-limited per client address with ' +
-  'the restore endpoints (429 page with `Retry-After`).';
+  'characters; 400 page for an expired or used link. Each POST that reaches the code is an ' +
+  'attempt, as with `restore_password/` (5 per code, `RESTORE_ATTEMPTS_PER_DAY` per account). ' +
+  'Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).';
 
 /** `GET/POST /users/restore-password/<code>/` (register at the root, not under /api/v1). */
 export async function restorePageRoutes(app: App): Promise<void> {
@@ -67,9 +68,14 @@ export async function restorePageRoutes(app: App): Promise<void> {
     },
   };
   const hashOf = (code: string) => codeHash(config.jwtSecret, 'link', code);
+  // The rules of restore_password/: one attempt of the code and of the account's day per POST.
+  const budget = {
+    codesPerDay: config.restoreCodesPerDay,
+    attemptsPerDay: config.restoreAttemptsPerDay,
+  };
 
   app.get(url, options, async (request, reply) => {
-    const usable = await isUsable(db, hashOf(request.params.code), clock.nowMicros());
+    const usable = await isUsable(db, hashOf(request.params.code), clock.nowMicros(), budget);
     return usable ? html(reply, 200, formPage()) : html(reply, 404, expiredPage());
   });
 
@@ -77,7 +83,9 @@ export async function restorePageRoutes(app: App): Promise<void> {
   const post = { ...options, config: { ...options.config, upstream: 'no-token' as const } };
   app.post(url, post, async (request, reply) => {
     const hash = hashOf(request.params.code);
-    if (!(await isUsable(db, hash, clock.nowMicros()))) return html(reply, 400, expiredPage());
+    if (!(await isUsable(db, hash, clock.nowMicros(), budget))) {
+      return html(reply, 400, expiredPage());
+    }
     const body = (request.body ?? {}) as Record<string, unknown>;
     const password = typeof body.password === 'string' ? body.password : '';
     const repeat = typeof body.repeat_password === 'string' ? body.repeat_password : '';
@@ -90,7 +98,8 @@ export async function restorePageRoutes(app: App): Promise<void> {
             ? 'The two passwords do not match.'
             : undefined;
     if (problem) return html(reply, 400, formPage(problem));
-    if (!(await redeem(db, upstream, hash, password, clock.nowMicros()))) {
+    const target = { variant: 'link' as const, hash };
+    if (!(await redeem(db, upstream, target, password, clock.nowMicros(), budget))) {
       return html(reply, 400, expiredPage());
     }
     return html(reply, 200, donePage());

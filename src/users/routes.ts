@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
@@ -36,15 +35,23 @@ const LIMITED =
   '(per client address, per username, per e-mail address), separate from the login counters.';
 
 const NO_ENUMERATION =
-  'Answers the same status whether or not the account exists (nothing is sent for an ' +
-  'unknown one). The e-mail is sent after the answer is decided: a mail failure is logged, ' +
-  'never shown. Codes are random, single-use, stored only as hashes, and expire after ' +
-  '`RESTORE_CODE_TTL_SECONDS` (default 3600). Upstream failures: 502, 503, 504.';
+  'Answers the same status, in the same time, whether or not the account exists: the ' +
+  'upstream look-up, the code and the e-mail happen after the answer (a failure there is ' +
+  'logged, never shown; nothing is sent for an unknown account). A new request replaces the ' +
+  "account's earlier code of this variant. Codes are random, stored only as hashes, expire " +
+  'after `RESTORE_CODE_TTL_SECONDS` (default 3600) and die after 5 attempts; an account gets ' +
+  'at most `RESTORE_CODES_PER_DAY` codes of a variant in 24 hours (beyond, the answer is the ' +
+  'same and nothing is sent). In production without `SMTP_URL`: 503 `restore_unavailable`.';
+
+const ATTEMPTS =
+  'A code dies after 5 attempts, counted across all client addresses; an account has ' +
+  '`RESTORE_ATTEMPTS_PER_DAY` attempts in 24 hours, both variants and the restore page ' +
+  'together (beyond, its codes answer as wrong ones).';
 
 export default async function userRoutes(app: App): Promise<void> {
   const { upstream, clock, database, config } = app.deps;
   const { db } = database;
-  const { mailer, throttle } = usersContext(app);
+  const { mailer, jobs, throttle, restoreOn } = usersContext(app);
   const restore: RestoreDeps = {
     db,
     upstream,
@@ -52,7 +59,12 @@ export default async function userRoutes(app: App): Promise<void> {
     clock,
     secret: config.jwtSecret,
     ttlSeconds: config.restoreCodeTtlSeconds,
+    budget: {
+      codesPerDay: config.restoreCodesPerDay,
+      attemptsPerDay: config.restoreAttemptsPerDay,
+    },
   };
+  const base = publicBase(app);
 
   app.get(
     '/users/me/',
@@ -141,7 +153,7 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/request-restore-code/',
     {
-      config: { auth: 'public', upstream: 'no-token' },
+      config: { auth: 'public', mails: true },
       preValidation: limitBy(throttle, 'restore', 'username'),
       schema: {
         tags,
@@ -152,7 +164,10 @@ export default async function userRoutes(app: App): Promise<void> {
       },
     },
     async (request, reply) => {
-      await sendRestoreCode(restore, request.body.username);
+      if (!restoreOn) throw errors.restoreUnavailable();
+      // The same work for every name: the look-up and the mail run after the answer.
+      const { username } = request.body;
+      jobs.add('restore code e-mail', () => sendRestoreCode(restore, username));
       return reply.code(202).send();
     },
   );
@@ -169,7 +184,7 @@ export default async function userRoutes(app: App): Promise<void> {
           '202, no body: the new password is set upstream, the code is spent, and so is ' +
           "every other unused code of the user. A wrong, expired or used code (or another user's) " +
           'is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 ' +
-          `characters (400 on \`password\`). ${LIMITED} Counted per client address and per username.`,
+          `characters (400 on \`password\`). ${ATTEMPTS} ${LIMITED} Counted per client address and per username.`,
         body: RestoreCodeBodySchema,
         response: { 202: NoBodySchema },
       },
@@ -183,7 +198,7 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/request_restore_code/',
     {
-      config: { auth: 'public', upstream: 'no-token' },
+      config: { auth: 'public', mails: true },
       preValidation: limitBy(throttle, 'restore', 'email'),
       schema: {
         tags,
@@ -191,20 +206,18 @@ export default async function userRoutes(app: App): Promise<void> {
         description:
           `Always 201, no body. The link is \`{PUBLIC_URL}/users/restore-password/<code>/\`: an ` +
           'HTML page served by this service (or a front end calling `restore_password/`). ' +
-          'Without `PUBLIC_URL` the base is `http://HOST:PORT`, or, with `TRUST_PROXY`, the ' +
-          `scheme and host the proxy forwarded. ${NO_ENUMERATION} ${LIMITED} Counted per client ` +
-          'address and per e-mail address.',
+          'Without `PUBLIC_URL` (development only: production requires it) the base is ' +
+          '`http://HOST:PORT`; no request header (`Host`, `X-Forwarded-Host`) ever sets it. ' +
+          `${NO_ENUMERATION} ${LIMITED} Counted per client address and per e-mail address.`,
         body: RequestLinkBodySchema,
         response: { 201: NoBodySchema },
       },
     },
     async (request, reply) => {
-      const base = publicBase(app, request);
-      await sendRestoreLinks(
-        restore,
-        request.body.email,
-        (code) => `${base}/users/restore-password/${code}/`,
-      );
+      if (!restoreOn) throw errors.restoreUnavailable();
+      const { email } = request.body;
+      const linkTo = (code: string) => `${base()}/users/restore-password/${code}/`;
+      jobs.add('restore link e-mail', () => sendRestoreLinks(restore, email, linkTo));
       return reply.code(201).send();
     },
   );
@@ -222,7 +235,7 @@ export default async function userRoutes(app: App): Promise<void> {
           'other unused code of the user). `password` and `repeat_password` must match (400 ' +
           'on `repeat_password`; the code is NOT spent then); `password` takes 8 to 128 ' +
           'characters. A wrong, expired or used code is 400 on `restore_password_code`. ' +
-          `${LIMITED} Counted per client address.`,
+          `${ATTEMPTS} ${LIMITED} Counted per client address.`,
         body: RestoreLinkBodySchema,
         response: { 201: NoBodySchema },
       },
@@ -244,19 +257,19 @@ async function requireOwnToken(upstream: UpstreamClient, token: string, username
 const WILDCARD = new Set(['0.0.0.0', '::', '']);
 
 /**
- * The base of e-mailed links: PUBLIC_URL; else, behind a declared proxy, the forwarded
- * scheme and host; else the listening address. A client's own Host header is never used
- * without TRUST_PROXY: it would let anyone send a victim a link to their own server.
+ * The base of e-mailed links: PUBLIC_URL (required in production when restore is on); else
+ * the listening address of the configuration. Never a request's Host or X-Forwarded-Host,
+ * proxy or not: they would let anyone send a victim a link to their own server. Read when a
+ * link is made (the port is known once listening).
  */
-function publicBase(app: App, request: FastifyRequest): string {
+function publicBase(app: App): () => string {
   const { config } = app.deps;
-  if (config.publicUrl) return config.publicUrl;
-  if (config.trustProxy !== undefined) return `${request.protocol}://${request.host}`;
-  const address = app.server.address();
-  const port = address && typeof address === 'object' ? address.port : config.port;
-  let host = WILDCARD.has(config.host)
-    ? (request.socket.localAddress ?? '127.0.0.1').replace(/^::ffff:/, '')
-    : config.host;
-  if (host.includes(':')) host = `[${host}]`;
-  return `http://${host}:${port}`;
+  return () => {
+    if (config.publicUrl) return config.publicUrl;
+    const address = app.server.address();
+    const port = address && typeof address === 'object' ? address.port : config.port;
+    let host = WILDCARD.has(config.host) ? '127.0.0.1' : config.host;
+    if (host.includes(':')) host = `[${host}]`;
+    return `http://${host}:${port}`;
+  };
 }

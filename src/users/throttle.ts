@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
@@ -11,19 +13,43 @@ export interface CounterStore {
   close(): Promise<void>;
 }
 
-/** In-process counters: one instance only. Entries of past windows are dropped. */
+/** How many counters MemoryStore keeps at most (under 2 MB: keys are fixed-size hashes). */
+export const MEMORY_STORE_MAX = 10_000;
+
+/**
+ * In-process counters: one instance only. Bounded whatever clients send: a key is stored as
+ * a fixed-size hash, at most `max` counters are kept, and the least recently hit is evicted
+ * beyond that (counted in `evictions`). A counter hit on every attempt (an address, a name
+ * under attack) stays recent, so a flood of other keys evicts the idle ones first. Entries
+ * of past windows are dropped.
+ */
 export class MemoryStore implements CounterStore {
   private readonly counts = new Map<string, number>();
   private window = -1;
+  /** Counters evicted to stay within `max`. */
+  evictions = 0;
+
+  constructor(readonly max = MEMORY_STORE_MAX) {}
+
+  get size(): number {
+    return this.counts.size;
+  }
 
   async hit(key: string, window: number): Promise<number> {
     if (window !== this.window) {
       if (window > this.window) this.counts.clear();
       this.window = Math.max(window, this.window);
     }
-    const id = `${window}:${key}`;
+    const id = `${window}:${createHash('sha256').update(key).digest('base64url').slice(0, 22)}`;
     const count = (this.counts.get(id) ?? 0) + 1;
+    // Map keeps insertion order: deleting and setting again makes this the most recent.
+    this.counts.delete(id);
     this.counts.set(id, count);
+    if (this.counts.size > this.max) {
+      const oldest = this.counts.keys().next().value as string;
+      this.counts.delete(oldest);
+      this.evictions += 1;
+    }
     return count;
   }
 
@@ -89,7 +115,7 @@ export class Throttle {
   private unavailable = false;
 
   constructor(
-    private readonly store: CounterStore,
+    readonly store: CounterStore,
     private readonly limit: number,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
@@ -150,13 +176,38 @@ export function isLimitHook(hook: unknown): boolean {
 }
 
 /**
+ * The counter of a client address: an IPv4 address as is, an IPv6 address by its /64 (one
+ * customer line holds a whole /64: counting each of its 2^64 addresses apart would bound
+ * nothing). An IPv4-mapped IPv6 address counts as its IPv4 address.
+ */
+export function addressKey(ip: string): string {
+  const address = ip.replace(/%.*$/, '');
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped) return mapped[1];
+  if (!isIPv6(address)) return address;
+  const [head, tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = address.includes('::') ? (tail ? tail.split(':') : []) : [];
+  // An embedded IPv4 tail (`::1.2.3.4`) takes two groups; only the first four matter here.
+  const groups = [
+    ...left,
+    ...Array(Math.max(0, 8 - left.length - right.length)).fill('0'),
+    ...right,
+  ];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => Number.parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/**
  * A route hook counting the attempt per client address (`request.ip`: X-Forwarded-For only
- * with TRUST_PROXY) and, when given, per body field (username or e-mail). It runs before
- * validation, so malformed attempts count too.
+ * with TRUST_PROXY; IPv6 by its /64) and, when given, per body field (username or e-mail).
+ * It runs before validation, so malformed attempts count too.
  */
 export function limitBy(throttle: Throttle, scope: 'login' | 'restore', field?: string) {
   const hook = async (request: FastifyRequest): Promise<void> => {
-    const keys = [`${scope}:ip:${request.ip}`];
+    const keys = [`${scope}:ip:${addressKey(request.ip)}`];
     const body = request.body as Record<string, unknown> | undefined;
     const part = field && body && typeof body === 'object' ? keyPart(body[field]) : undefined;
     if (part) keys.push(`${scope}:${field}:${part}`);

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { memberships, organizations, stores } from '../../src/db/schema.js';
+import { usersContext } from '../../src/users/context.js';
 import { type Answer, PASSWORDS, type Session, type TestContext } from './app.js';
 
 /**
@@ -207,4 +208,9 @@ export async function controlsOfCart(
     (c) => c.id === cart,
   );
   return listed?.controls;
+}
+
+/** Resolves once the restore requests' background work (look-up, code, mail) is done. */
+export function restoreJobsDone(ctx: TestContext): Promise<void> {
+  return usersContext(ctx.app).jobs.idle();
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BackgroundMailer, createMailer } from '../../src/mail/mailer.js';
+import { createMailer } from '../../src/mail/mailer.js';
+import { BackgroundJobs } from '../../src/users/jobs.js';
 import { capturingLog } from '../helpers/log.js';
 import { closedPort, type SmtpReceiver, startSmtpReceiver } from './smtp.js';
 
@@ -46,15 +47,37 @@ describe('mailer', () => {
     expect(mail.content).toContain('<strong>123456</strong>');
   });
 
-  it('a send failure in the background is logged without the address, and close() waits', async () => {
+  it('in production without SMTP_URL a send fails and writes nothing to the log', async () => {
+    const { log, lines } = capturingLog();
+    const mailer = createMailer({ smtpUrl: undefined, from: 'a@b.c', log, production: true });
+    await expect(mailer.send(message)).rejects.toThrow(/SMTP_URL/);
+    expect(lines).toEqual([]);
+  });
+
+  it('at most `max` background jobs run at once: more are dropped and counted', async () => {
+    const { log, lines } = capturingLog<Record<string, unknown>>();
+    const jobs = new BackgroundJobs(log, 3);
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const added = Array.from({ length: 10 }, () => jobs.add('test job', () => gate));
+    expect(added.filter(Boolean)).toHaveLength(3);
+    expect(jobs.dropped).toBe(7);
+    expect(lines.filter((l) => String(l.msg).includes('dropped'))).toHaveLength(1);
+    release();
+    await jobs.idle();
+    expect(jobs.add('test job', async () => {})).toBe(true);
+    await jobs.idle();
+  });
+
+  it('a send failure in the background is logged without the address, and idle() waits', async () => {
     const { log, lines } = capturingLog();
     const port = await closedPort();
-    const background = new BackgroundMailer(
-      createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'a@b.c', log }),
-      log,
-    );
-    background.enqueue(message, 'test e-mail');
-    await background.close();
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'a@b.c', log });
+    const background = new BackgroundJobs(log);
+    background.add('test e-mail', () => mailer.send(message));
+    await background.idle();
     const line = lines.find((l) => l.msg === 'test e-mail: not sent');
     expect(line?.level).toBe(40);
     expect(JSON.stringify(lines)).not.toContain('anna@example.com');

@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { restoreCodes } from '../../src/db/schema.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
+import { restoreJobsDone } from '../helpers/fixtures.js';
 import { closedPort } from '../mail/smtp.js';
 
 // SMTP_URL points where no mail server listens.
@@ -24,6 +25,7 @@ it('an unreachable mail server changes no answer: the code is stored, the failur
   });
   expect(byEmail.status).toBe(201);
   expect(byEmail.text).toBe('');
+  await restoreJobsDone(ctx);
   const rows = await ctx.database.db
     .select({ variant: restoreCodes.variant })
     .from(restoreCodes)
