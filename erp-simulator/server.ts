@@ -78,8 +78,11 @@ export interface Simulator {
   /** The next `times` (default 1) calls of `route` get `fault`, FIFO across injections. */
   inject(route: SimRoute, fault: Fault, times?: number): void;
   clearFaults(): void;
-  /** Lets every call held by a 'hang' fault go on: each is then answered as usual. */
-  release(): void;
+  /**
+   * Lets calls held by a 'hang' fault go on (each is then answered as usual, or gets the
+   * fault's `next`): all of them, or the first `count` in the order they arrived.
+   */
+  release(count?: number): void;
   /** Invalidates issued access tokens (all, or one user's); refresh tokens stay valid. */
   revokeTokens(username?: string): void;
 }
@@ -646,8 +649,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
   }
 
-  function release() {
-    for (const settle of [...held]) settle(true);
+  function release(count = Number.POSITIVE_INFINITY) {
+    for (const settle of [...held].slice(0, count)) settle(true);
   }
 
   function simControl(method: string, pathname: string, body: unknown): Answer {
@@ -662,7 +665,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return { status: 204 };
     }
     if (pathname === '/_sim/release' && method === 'POST') {
-      release();
+      release(
+        typeof body === 'object' && body !== null ? (body as { count?: number }).count : undefined,
+      );
       return { status: 204 };
     }
     if (pathname === '/_sim/orders' && method === 'GET') return { status: 200, body: orders };
@@ -713,11 +718,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
 
     let fault = faults.take(def.route);
     // An `after` fault spoils the answer of a call that is handled (an order placed) first.
-    const after = fault?.after ? fault : undefined;
+    let after = fault?.after ? fault : undefined;
     if (after) fault = undefined;
     if (fault?.type === 'hang') {
       if (!(await hang())) return void req.socket.destroy();
       fault = fault.next;
+      if (fault?.after) [after, fault] = [fault, undefined];
     }
     let saturated = false;
     if (fault?.type === 'reset') return void req.socket.destroy();
