@@ -33,23 +33,37 @@ export const SIM_ROUTES: readonly SimRoute[] = [
   'orders',
 ];
 
-export type Fault =
+/** What a fault does in place of (or, with `after`, to) the answer. */
+export type FaultKind =
   | { type: 'unavailable' }
   | { type: 'saturated' }
   | { type: 'html500' }
+  /** An HTML error page with this status (a gateway's 502 or 504 in front of upstream). */
+  | { type: 'html'; status: number }
   | { type: 'malformed' }
   | { type: 'delay'; ms: number }
-  /** Held, unanswered, until the simulator's `release()` (or `POST /_sim/release`). */
-  | { type: 'hang' }
+  /**
+   * Held, unanswered, until the simulator's `release()` (or `POST /_sim/release`); then
+   * `next` applies if given (a 503 only once released, say), else the call is answered.
+   */
+  | { type: 'hang'; next?: Fault }
   | { type: 'reset' }
   | { type: 'unauthorized' }
   /** 200 with this JSON body, whatever the contract says: an answer off the contract. */
   | { type: 'answer'; body: unknown };
 
+/**
+ * `after`: the call is handled first (an order is placed) and only its answer is lost or
+ * spoilt: cut (`reset`), replaced (`html`, `html500`, `malformed`, `unavailable`, …), or
+ * sent late (`delay`, `hang`). Without it the fault replaces the handling.
+ */
+export type Fault = FaultKind & { after?: boolean };
+
 const FAULT_TYPES = [
   'unavailable',
   'saturated',
   'html500',
+  'html',
   'malformed',
   'delay',
   'hang',
@@ -84,20 +98,43 @@ export function parseFaultRequest(
   if (typeof body !== 'object' || body === null) return 'body must be an object';
   const { route, fault, times } = body as Record<string, unknown>;
   if (!SIM_ROUTES.includes(route as SimRoute)) return `route must be one of ${SIM_ROUTES}`;
-  if (typeof fault !== 'object' || fault === null) return 'fault must be an object';
-  const { type, ms, body: answer } = fault as Record<string, unknown>;
-  if (!FAULT_TYPES.includes(type as string)) return `fault.type must be one of ${FAULT_TYPES}`;
-  if (type === 'delay' && !(Number.isInteger(ms) && (ms as number) >= 0)) {
-    return 'fault.ms must be a non-negative integer';
-  }
-  if (type === 'answer' && answer === undefined) return 'fault.body is required';
+  const parsed = parseFault(fault, 'fault');
+  if (typeof parsed === 'string') return parsed;
   if (times !== undefined && !(Number.isInteger(times) && (times as number) >= 1)) {
     return 'times must be a positive integer';
   }
-  const parsed = (
-    type === 'delay' ? { type, ms } : type === 'answer' ? { type, body: answer } : { type }
-  ) as Fault;
   return { route: route as SimRoute, fault: parsed, times: (times as number | undefined) ?? 1 };
+}
+
+function parseFault(fault: unknown, name: string): Fault | string {
+  if (typeof fault !== 'object' || fault === null) return `${name} must be an object`;
+  const {
+    type,
+    ms,
+    status,
+    next: following,
+    after,
+    body: answer,
+  } = fault as Record<string, unknown>;
+  if (!FAULT_TYPES.includes(type as string)) return `${name}.type must be one of ${FAULT_TYPES}`;
+  if (type === 'delay' && !(Number.isInteger(ms) && (ms as number) >= 0)) {
+    return `${name}.ms must be a non-negative integer`;
+  }
+  if (type === 'html' && !(Number.isInteger(status) && (status as number) >= 400)) {
+    return `${name}.status must be an integer from 400`;
+  }
+  if (type === 'answer' && answer === undefined) return `${name}.body is required`;
+  if (after !== undefined && typeof after !== 'boolean') return `${name}.after must be a boolean`;
+  let kind: FaultKind;
+  if (type === 'delay') kind = { type, ms: ms as number };
+  else if (type === 'html') kind = { type, status: status as number };
+  else if (type === 'answer') kind = { type, body: answer };
+  else if (type === 'hang' && following !== undefined) {
+    const next = parseFault(following, `${name}.next`);
+    if (typeof next === 'string') return next;
+    kind = { type, next };
+  } else kind = { type } as FaultKind;
+  return after ? { ...kind, after: true } : kind;
 }
 
 /** Status, content type and body of the faults that replace the answer outright. */
@@ -120,6 +157,12 @@ export function faultAnswer(
         status: 500,
         contentType: 'text/html; charset=utf-8',
         body: '<!DOCTYPE html>\n<html><head><title>500 Internal Server Error</title></head><body><h1>Internal Server Error</h1><p>The server encountered an internal error.</p></body></html>\n',
+      };
+    case 'html':
+      return {
+        status: fault.status,
+        contentType: 'text/html; charset=utf-8',
+        body: `<!DOCTYPE html>\n<html><head><title>${fault.status}</title></head><body><h1>Error ${fault.status}</h1><p>The gateway could not get an answer.</p></body></html>\n`,
       };
     case 'malformed':
       return { status: 200, contentType: json, body: '{"result": [{"id": "1", "name": "trunc' };

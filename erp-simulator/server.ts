@@ -78,8 +78,11 @@ export interface Simulator {
   /** The next `times` (default 1) calls of `route` get `fault`, FIFO across injections. */
   inject(route: SimRoute, fault: Fault, times?: number): void;
   clearFaults(): void;
-  /** Lets every call held by a 'hang' fault go on: each is then answered as usual. */
-  release(): void;
+  /**
+   * Lets calls held by a 'hang' fault go on (each is then answered as usual, or gets the
+   * fault's `next`): all of them, or the first `count` in the order they arrived.
+   */
+  release(count?: number): void;
   /** Invalidates issued access tokens (all, or one user's); refresh tokens stay valid. */
   revokeTokens(username?: string): void;
 }
@@ -646,8 +649,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     });
   }
 
-  function release() {
-    for (const settle of [...held]) settle(true);
+  function release(count = Number.POSITIVE_INFINITY) {
+    for (const settle of [...held].slice(0, count)) settle(true);
   }
 
   function simControl(method: string, pathname: string, body: unknown): Answer {
@@ -662,7 +665,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       return { status: 204 };
     }
     if (pathname === '/_sim/release' && method === 'POST') {
-      release();
+      release(
+        typeof body === 'object' && body !== null ? (body as { count?: number }).count : undefined,
+      );
       return { status: 204 };
     }
     if (pathname === '/_sim/orders' && method === 'GET') return { status: 200, body: orders };
@@ -711,33 +716,56 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const idempotencyKey = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
     calls.push({ route: def.route, method, path: target, authorization, idempotencyKey });
 
+    let fault = faults.take(def.route);
+    // An `after` fault spoils the answer of a call that is handled (an order placed) first.
+    let after = fault?.after ? fault : undefined;
+    if (after) fault = undefined;
+    if (fault?.type === 'hang') {
+      if (!(await hang())) return void req.socket.destroy();
+      fault = fault.next;
+      if (fault?.after) [after, fault] = [fault, undefined];
+    }
     let saturated = false;
-    const fault = faults.take(def.route);
     if (fault?.type === 'reset') return void req.socket.destroy();
     if (fault?.type === 'delay' && !(await sleep(fault.ms))) return void req.socket.destroy();
-    if (fault?.type === 'hang' && !(await hang())) return void req.socket.destroy();
     if (fault?.type === 'saturated') {
       if (def.route !== 'orders') return send(res, { status: 202, body: { status: 'queued' } });
       saturated = true;
     }
     const canned = fault ? faultAnswer(fault) : null;
-    if (canned) {
-      res.writeHead(canned.status, {
-        'content-type': canned.contentType,
-        'content-length': Buffer.byteLength(canned.body),
-      });
-      return void res.end(canned.body);
-    }
+    if (canned) return sendCanned(res, canned);
 
-    if (body === INVALID_JSON) return send(res, error(400, 'invalid_json'));
+    const answer = answerCall(def, params, query, body, authorization, idempotencyKey, saturated);
+    if (!after) return send(res, answer);
+    let spoil: Fault | undefined = after;
+    if (spoil.type === 'hang') {
+      if (!(await hang())) return void req.socket.destroy();
+      spoil = spoil.next;
+    }
+    if (spoil?.type === 'reset') return void req.socket.destroy();
+    if (spoil?.type === 'delay' && !(await sleep(spoil.ms))) return void req.socket.destroy();
+    const spoilt = spoil ? faultAnswer(spoil) : null;
+    return spoilt ? sendCanned(res, spoilt) : send(res, answer);
+  }
+
+  function answerCall(
+    def: RouteDef,
+    params: string[],
+    query: URLSearchParams,
+    body: unknown,
+    authorization: string | undefined,
+    idempotencyKey: string | undefined,
+    saturated: boolean,
+  ): Answer {
+    if (body === INVALID_JSON) return error(400, 'invalid_json');
     let principal: Principal = { username: '', service: false, user: null };
     if (def.access !== 'public') {
       const who = authenticate(authorization);
-      if (!who) return send(res, error(401, 'invalid_token'));
-      if (def.access === 'service' && !who.service) return send(res, error(403, 'forbidden'));
+      if (!who) return error(401, 'invalid_token');
+      if (def.access === 'service' && !who.service) return error(403, 'forbidden');
       principal = who;
     }
-    send(res, def.handle({ params, query, body, principal, idempotencyKey, saturated }));
+    return def.handle({ params, query, body, principal, idempotencyKey, saturated });
   }
 
   const server = http.createServer((req, res) => {
@@ -800,6 +828,18 @@ function readBody(req: IncomingMessage): Promise<Buffer | null> {
     req.on('end', () => resolve(tooLarge ? null : Buffer.concat(chunks)));
     req.on('error', reject);
   });
+}
+
+function sendCanned(
+  res: ServerResponse,
+  canned: { status: number; contentType: string; body: string },
+): void {
+  if (res.destroyed) return;
+  res.writeHead(canned.status, {
+    'content-type': canned.contentType,
+    'content-length': Buffer.byteLength(canned.body),
+  });
+  res.end(canned.body);
 }
 
 function send(res: ServerResponse, answer: Answer): void {

@@ -6,6 +6,7 @@ import { pagedRoute } from '../http/paged-route.js';
 import { IdParamsSchema } from '../http/schemas.js';
 import { IdempotencyHeadersSchema } from '../idempotency/schemas.js';
 import { checkoutCart } from './checkout.js';
+import { ClaimReleases } from './claims.js';
 import { createCart } from './logic.js';
 import { cartList, getCart } from './queries.js';
 import {
@@ -27,6 +28,9 @@ const tags = ['carts'];
 export default async function cartRoutes(app: App): Promise<void> {
   const { deps, events } = app;
   const { database, clock } = deps;
+  // Checkout claims whose release waits for the database; dropped on close (they go stale).
+  const releases = new ClaimReleases(deps, app.log);
+  app.addHook('onClose', async () => releases.close());
 
   app.post(
     '/carts/',
@@ -124,6 +128,7 @@ export default async function cartRoutes(app: App): Promise<void> {
       return checkoutCart(
         deps,
         events.withLog(request.log),
+        releases,
         currentUser(request),
         Number(request.params.id),
         token ? { token } : 'service',

@@ -17,6 +17,7 @@ import {
   timestamp,
   unique,
   uniqueIndex,
+  uuid,
   varchar,
 } from 'drizzle-orm/pg-core';
 
@@ -114,11 +115,20 @@ export const carts = pgTable(
     totalQuantity: integer('total_quantity').notNull().default(0),
     checkoutAvailabilityError: boolean('checkout_availability_error').notNull().default(false),
     checkoutAvailabilityErrorAt: ts('checkout_availability_error_at'),
-    /** Set while a checkout is in flight; a crashed attempt leaves it, and it goes stale. */
+    /**
+     * The checkout attempt holding the claim (src/carts/checkout.ts): its token and when it
+     * began. A crashed attempt leaves them, and the claim goes stale.
+     */
+    checkoutClaim: uuid('checkout_claim'),
     checkoutStartedAt: ts('checkout_started_at'),
     /**
-     * An order may have reached upstream (attempt begun, outcome unknown): items are frozen
-     * so a retry sends the same body under the same idempotency key.
+     * The attempts that may have placed the order (in flight, or ended without knowing):
+     * each attempt removes its own token once it knows it placed nothing; a record clears all.
+     */
+    checkoutUnsettled: uuid('checkout_unsettled').array().notNull().default(sql`'{}'::uuid[]`),
+    /**
+     * Kept equal to "checkout_unsettled is not empty" by every statement that writes either:
+     * items are frozen so a retry sends the same body under the same idempotency key.
      */
     checkoutFrozen: boolean('checkout_frozen').notNull().default(false),
     checkedOut: boolean('checked_out').notNull().default(false),

@@ -527,6 +527,63 @@ describe('faults', () => {
     expect(res.text).toContain('<html>');
   });
 
+  it('html answers an HTML page with the given status (a gateway in front)', async () => {
+    sim.inject('auth.token', { type: 'html', status: 504 });
+    const res = await call('POST', '/auth/token', { body: { username: 'anna', password: 'x' } });
+    expect(res.status).toBe(504);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(res.text).toContain('<html>');
+    const bad = await call('POST', '/_sim/faults', {
+      body: { route: 'me', fault: { type: 'html' } },
+    });
+    expect(bad.status).toBe(400);
+  });
+
+  it('after: the order is placed, and only its answer is lost or spoilt', async () => {
+    for (const [i, fault] of [
+      { type: 'reset' },
+      { type: 'html', status: 502 },
+      { type: 'malformed' },
+      { type: 'unavailable' },
+    ].entries()) {
+      const before = sim.orders.length;
+      const key = `key-after-${i}`;
+      expect(
+        (
+          await call('POST', '/_sim/faults', {
+            body: { route: 'orders', fault: { ...fault, after: true } },
+          })
+        ).status,
+      ).toBe(204);
+      const spoilt = await postOrder(key, order()).catch(() => 'cut');
+      if (fault.type === 'reset') expect(spoilt).toBe('cut');
+      else expect((spoilt as { status: number }).status).not.toBe(201);
+      expect(sim.orders.length).toBe(before + 1);
+      expect(sim.orders.at(-1)?.idempotency_key).toBe(key);
+      // The replay gets the first answer: the order placed under the spoilt one.
+      const replay = await postOrder(key, order());
+      expect(replay.status).toBe(201);
+      expect(replay.json.order_id).toBe(sim.orders.at(-1)?.order_id);
+      expect(sim.orders.length).toBe(before + 1);
+    }
+  });
+
+  it('hang with next: held until release(), then the next fault', async () => {
+    const before = sim.orders.length;
+    sim.inject('orders', { type: 'hang', next: { type: 'unavailable' } });
+    const received = sim.calls.length;
+    const held = postOrder('key-hang-then', order());
+    while (sim.calls.length < received + 1) await new Promise((r) => setTimeout(r, 10));
+    sim.release();
+    expect((await held).status).toBe(503);
+    expect(sim.orders.length).toBe(before);
+    const parsed = await call('POST', '/_sim/faults', {
+      body: { route: 'orders', fault: { type: 'hang', next: { type: 'nope' } } },
+    });
+    expect(parsed.status).toBe(400);
+    expect(parsed.json.detail).toMatch(/fault\.next\.type/);
+  });
+
   it('delay answers normally after the delay', async () => {
     sim.inject('products.price', { type: 'delay', ms: 200 });
     const started = Date.now();

@@ -57,6 +57,10 @@ export interface TestOptions {
   notifier?: Deps['notifier'];
   /** Unset: a fresh test database. Set: this one (opened through a proxy, say); closed with the app. */
   database?: Database;
+  /** Unset: a fresh simulator. Set: this one; closed with the app. */
+  sim?: Simulator;
+  /** Where the service reaches upstream (a proxy in front of the simulator); default its URL. */
+  upstreamUrl?: string;
 }
 
 /**
@@ -64,12 +68,13 @@ export interface TestOptions {
  * HTTP to it as a client would.
  */
 export async function startTestApp(options: TestOptions = {}): Promise<TestContext> {
-  const sim = await startSimulator();
+  const sim = options.sim ?? (await startSimulator());
+  const upstreamUrl = options.upstreamUrl ?? sim.url;
   const database = options.database ?? (await createTestDatabase());
   const config = loadConfig({
     DATABASE_URL: 'memory://',
     JWT_SECRET: 'test-secret-test-secret-test-secret',
-    UPSTREAM_URL: sim.url,
+    UPSTREAM_URL: upstreamUrl,
     UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
     UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
     UPSTREAM_TIMEOUT_MS: '2000',
@@ -78,7 +83,7 @@ export async function startTestApp(options: TestOptions = {}): Promise<TestConte
     ...options.env,
   });
   const upstream = new UpstreamClient({
-    url: sim.url,
+    url: upstreamUrl,
     timeoutMs: config.upstreamTimeoutMs,
     serviceAccount: DEMO_SERVICE_ACCOUNT,
     connections: config.upstreamConnections,

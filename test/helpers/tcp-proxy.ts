@@ -26,9 +26,10 @@ export class TcpProxy {
   private readonly held: Pair[] = [];
   /** Connections cut so far (by any means). */
   cuts = 0;
+  private unpluggedPort: number | undefined;
 
   private constructor(
-    private readonly server: Server,
+    private server: Server,
     private readonly target: { host: string; port: number },
   ) {
     server.on('connection', (client) => this.accept(client));
@@ -42,7 +43,7 @@ export class TcpProxy {
   }
 
   get port(): number {
-    return (this.server.address() as { port: number }).port;
+    return this.unpluggedPort ?? (this.server.address() as { port: number }).port;
   }
 
   /** `url` with its host and port replaced by the proxy's. */
@@ -90,6 +91,29 @@ export class TcpProxy {
     for (const pair of this.held.splice(0)) this.connect(pair);
   }
 
+  /**
+   * Nobody listening (a refused connection, as when upstream is down): the listener closes
+   * at once, and open connections are cut unless `cut` is false (they go on meanwhile).
+   * `replug` listens on the same port again.
+   */
+  unplug(options: { cut?: boolean } = {}): void {
+    if (this.unpluggedPort !== undefined) return;
+    this.unpluggedPort = this.port;
+    // close() stops listening at once; its callback waits for open connections: not awaited.
+    this.server.close();
+    if (options.cut ?? true) this.cutAll();
+  }
+
+  async replug(): Promise<void> {
+    const port = this.unpluggedPort;
+    if (port === undefined) return;
+    this.server = createServer();
+    this.server.on('connection', (client) => this.accept(client));
+    this.server.listen(port, '127.0.0.1');
+    await once(this.server, 'listening');
+    this.unpluggedPort = undefined;
+  }
+
   /** Cuts the next `times` connections that send a statement containing `text`. */
   cutOn(text: string, when: 'before' | 'after', times = 1): void {
     this.rules.push({ text, when, times });
@@ -98,6 +122,7 @@ export class TcpProxy {
   async close(): Promise<void> {
     this.mode = 'refuse';
     this.cutAll();
+    if (this.unpluggedPort !== undefined) return;
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 
