@@ -45,6 +45,10 @@ export interface Config {
   metricsToken: string | undefined;
   /** METRICS_PORT: `/metrics` on a listener of its own on 127.0.0.1 (0: any free port, logged). */
   metricsPort: number | undefined;
+  /** SHUTDOWN_DRAIN_MS: after SIGTERM, `/readyz` fails and the service keeps serving this long. */
+  shutdownDrainMs: number;
+  /** SHUTDOWN_TIMEOUT_MS: from SIGTERM, the process exits by then whatever is unfinished. */
+  shutdownTimeoutMs: number;
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -122,6 +126,24 @@ function clientTimeouts(
   }
   const keepAliveTimeoutMs = integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 72_000, 1, 3_600_000);
   return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
+}
+
+/**
+ * Shutdown: the drain's default (5 s) is the shipped deploy/haproxy/haproxy.cfg's checks,
+ * `inter 2s` × `fall 2`, plus a second: by then a balancer has stopped sending new work
+ * whether it reads the 404 (`disable-on-404`, one check) or counts failed checks. The
+ * deadline (25 s) leaves the drain, an upstream call (10 s) and closing, and stays under a
+ * 30 s kill timeout (Kubernetes' default grace period).
+ */
+function shutdownSettings(env: Env): Pick<Config, 'shutdownDrainMs' | 'shutdownTimeoutMs'> {
+  const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', 5000, 0, 600_000);
+  const shutdownTimeoutMs = integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1, 3_600_000);
+  if (shutdownTimeoutMs <= shutdownDrainMs) {
+    throw new ConfigError(
+      `SHUTDOWN_TIMEOUT_MS must exceed SHUTDOWN_DRAIN_MS (${shutdownDrainMs}), got ${shutdownTimeoutMs}`,
+    );
+  }
+  return { shutdownDrainMs, shutdownTimeoutMs };
 }
 
 /** Where metrics are served: neither set, nowhere. */
@@ -211,5 +233,6 @@ export function loadConfig(env: Env = process.env): Config {
     },
     ...clientTimeouts(env),
     ...metricsSettings(env, port),
+    ...shutdownSettings(env),
   };
 }

@@ -16,8 +16,13 @@ export interface Service {
   app: App;
   url: string;
   simulator: Simulator | undefined;
-  /** Stops accepting, finishes requests in flight, then closes everything else. */
-  stop(): Promise<void>;
+  /**
+   * Stops. For `drainMs` first (a balancer's time to notice): `/readyz` answers 404 and
+   * every answer closes its connection, but the instance serves as before. Then closes
+   * WebSockets with 1001 and idle connections, stops accepting, finishes requests in flight,
+   * and closes everything else (the database pool last).
+   */
+  stop(drainMs?: number): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -110,8 +115,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
     app,
     url,
     simulator,
-    stop() {
+    stop(drainMs = 0) {
       stopping ??= (async () => {
+        if (drainMs > 0) {
+          app.lifecycle.draining = true;
+          app.log.info({ drainMs }, 'draining: /readyz answers 404, serving until the drain ends');
+          await delay(drainMs);
+        }
         // Closes WebSockets with 1001 and the notifier buildApp made from config.
         await app.close();
         await upstream.close();

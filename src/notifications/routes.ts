@@ -27,7 +27,7 @@ export default async function notificationRoutes(app: App): Promise<void> {
           'and error code the checkout answered after an upstream failure: 401, 502, 503 or ' +
           '504; `code` null when upstream sent none), `control.created` and ' +
           '`control.verified` `{control}` (as `GET controls/{id}/` answers it). ' +
-          '`cart.checked_out` reaches the cart\'s owner and every staff user and admin; ' +
+          "`cart.checked_out` reaches the cart's owner and every staff user and admin; " +
           '`control.created` reaches the controlled user and every staff user and admin; ' +
           '`cart.checkout_failed` and `control.verified` reach only the user concerned. ' +
           'Each message reaches every open connection of its recipients, on whichever ' +
