@@ -33,6 +33,13 @@ export interface Config {
   databasePoolSize: number;
   databasePoolTimeoutMs: number;
   databaseStatementTimeoutMs: number;
+  /**
+   * DATABASE_POOLER: `transaction` when DATABASE_URL is a transaction pooler (PgBouncer):
+   * no startup parameters, settings per transaction, no named prepared statements.
+   */
+  databasePooler: 'none' | 'transaction';
+  /** DATABASE_MIGRATION_URL: the connection migrations run over (default DATABASE_URL). */
+  databaseMigrationUrl: string | undefined;
   /** Connections to upstream by kind of call: hung calls of one kind leave the others theirs. */
   upstreamConnections: { identity: number; catalogue: number; orders: number };
   /** REQUEST_TIMEOUT_MS: a request (headers and body) not received whole by then: 408, closed. */
@@ -168,6 +175,16 @@ export function loadConfig(env: Env = process.env): Config {
   const rawDb = env.DATABASE_URL || undefined;
   const inMemory = rawDb === 'memory://';
   const databaseUrl = inMemory ? undefined : url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const databasePooler = env.DATABASE_POOLER || 'none';
+  if (databasePooler !== 'none' && databasePooler !== 'transaction') {
+    throw new ConfigError(
+      `DATABASE_POOLER must be none or transaction, got ${shown(databasePooler)}`,
+    );
+  }
+  const databaseMigrationUrl = url(env, 'DATABASE_MIGRATION_URL', ['postgres:', 'postgresql:']);
+  if (databaseMigrationUrl && !databaseUrl) {
+    throw new ConfigError('DATABASE_MIGRATION_URL needs DATABASE_URL (a PostgreSQL server)');
+  }
   const dataDir = resolve(env.DATA_DIR || './data');
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -226,6 +243,8 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databasePoolTimeoutMs: integer(env, 'DATABASE_POOL_TIMEOUT_MS', 3000, 1, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
+    databasePooler,
+    databaseMigrationUrl,
     upstreamConnections: {
       identity: integer(env, 'UPSTREAM_CONNECTIONS_IDENTITY', 8, 1, 1024),
       catalogue: integer(env, 'UPSTREAM_CONNECTIONS_CATALOGUE', 16, 1, 1024),

@@ -7,7 +7,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { secureRandom } from './controls/secure-random.js';
 import { type Database, openDatabase } from './db/client.js';
-import { isDatabaseUnavailable } from './db/errors.js';
+import { configurationError, isDatabaseUnavailable } from './db/errors.js';
 import type { App, Deps } from './deps.js';
 import { logStream } from './log.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -31,10 +31,13 @@ export interface ServiceOptions {
   onSimulator?: (deps: Deps) => Promise<void>;
 }
 
+/** A start refused for a setting: the message names the cause; the process exits non-zero. */
+export class DatabaseConfigurationError extends Error {}
+
 /**
  * Applies migrations, waiting for a database that is not reachable yet (a deploy that starts
- * beside a database restart); any other failure (bad credentials, a bad migration) ends the
- * start.
+ * beside a database restart); any other failure (bad credentials, an unknown database, a
+ * pooler refusing the connection, a bad migration) ends the start.
  */
 async function migrateWhenReachable(database: Database, log: Logger): Promise<void> {
   for (let attempt = 1; ; attempt++) {
@@ -42,6 +45,12 @@ async function migrateWhenReachable(database: Database, log: Logger): Promise<vo
       await database.migrate();
       return;
     } catch (error) {
+      const cause = configurationError(error);
+      if (cause) {
+        throw new DatabaseConfigurationError(`database refused the service: ${cause}`, {
+          cause: error,
+        });
+      }
       if (!isDatabaseUnavailable(error)) throw error;
       const wait = Math.min(250 * 2 ** (attempt - 1), 5000);
       log.warn(
@@ -67,6 +76,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     poolSize: config.databasePoolSize,
     poolTimeoutMs: config.databasePoolTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    pooler: config.databasePooler,
+    migrationUrl: config.databaseMigrationUrl,
     log,
   });
   await migrateWhenReachable(database, log);
