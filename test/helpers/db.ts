@@ -13,7 +13,9 @@ let snapshot: Blob | undefined;
 /** TEST_PGBOUNCER=1: server connections per database, fewer than the app's pool of 20. */
 const PGBOUNCER_SERVER_POOL = 3;
 if (viaPgBouncer && !pgbouncerInstalled) {
-  console.log('TEST_PGBOUNCER=1 ignored: pgbouncer is not installed (apt-get install -y pgbouncer).');
+  console.log(
+    'TEST_PGBOUNCER=1 ignored: pgbouncer is not installed (apt-get install -y pgbouncer).',
+  );
 }
 
 /**
