@@ -34,6 +34,10 @@ const codes = (error: unknown): string[] => {
   return found;
 };
 
+/** The rows of a drizzle `execute` on node-postgres. */
+const rowsOf = async (result: Promise<unknown>) =>
+  ((await result) as { rows: Record<string, unknown>[] }).rows;
+
 async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await check())) {
@@ -79,12 +83,14 @@ describe.runIf(runs)('fault bounds through PgBouncer in transaction mode', () =>
     await raw.end();
     expect(session[0]).toEqual({ timeout: '0', zone: 'America/New_York' });
 
-    const read = await database.db.execute(
-      sql`select current_setting('statement_timeout') as timeout,
-        current_setting('idle_in_transaction_session_timeout') as idle,
-        current_setting('TimeZone') as zone, '2026-03-01 09:15:02.5Z'::timestamptz::text as at`,
+    const read = await rowsOf(
+      database.db.execute(
+        sql`select current_setting('statement_timeout') as timeout,
+          current_setting('idle_in_transaction_session_timeout') as idle,
+          current_setting('TimeZone') as zone, '2026-03-01 09:15:02.5Z'::timestamptz::text as at`,
+      ),
     );
-    expect(read.rows[0]).toEqual({
+    expect(read[0]).toEqual({
       timeout: '500ms',
       idle: '500ms',
       zone: 'UTC',
@@ -136,8 +142,7 @@ describe.runIf(runs)('fault bounds through PgBouncer in transaction mode', () =>
     expect(ended).toBe(true);
     expect(error).toBeInstanceOf(Error);
     // The pool goes on through the pooler's other server connections.
-    const { rows } = await database.db.execute(sql`select 1 as one`);
-    expect(rows).toEqual([{ one: 1 }]);
+    expect(await rowsOf(database.db.execute(sql`select 1 as one`))).toEqual([{ one: 1 }]);
   });
 });
 
