@@ -35,14 +35,17 @@ export interface ServiceOptions {
 export class DatabaseConfigurationError extends Error {}
 
 /**
- * Applies migrations, waiting for a database that is not reachable yet (a deploy that starts
- * beside a database restart); any other failure (bad credentials, an unknown database, a
- * pooler refusing the connection, a bad migration) ends the start.
+ * Applies migrations and opens a pool connection, waiting for a database that is not
+ * reachable yet (a deploy that starts beside a database restart); any other failure (bad
+ * credentials, an unknown database, a pooler refusing the connection, a bad migration) ends
+ * the start. The migrations may run over another URL (DATABASE_MIGRATION_URL): the pool's own
+ * connection is tried here too, so a refusal of it is named before the service listens.
  */
 async function migrateWhenReachable(database: Database, log: Logger): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await database.migrate();
+      await database.ping();
       return;
     } catch (error) {
       const cause = configurationError(error);
