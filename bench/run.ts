@@ -6,6 +6,10 @@
  * against the service, then the floor; then the data checked; the scratch database dropped.
  * Prints one table and writes the figures to bench/results/latest.json.
  * BENCH_SEED_ONLY=1: seed (timed) and stop.
+ * BENCH_PGBOUNCER=1: the service reaches the database through PgBouncer in transaction mode,
+ * started from deploy/pgbouncer/pgbouncer.ini (Debian's pgbouncer), with
+ * DATABASE_POOLER=transaction. BENCH_POOLER=transaction: that mode on a direct connection
+ * (what the mode itself costs: unnamed statements, single reads in a transaction).
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -17,6 +21,7 @@ import pg from 'pg';
 import { DEMO_SERVICE_ACCOUNT } from '../erp-simulator/data.js';
 import { buildServer } from '../scripts/build.mjs';
 import { openDatabase } from '../src/db/client.js';
+import { startPgBouncer } from '../test/helpers/pgbouncer.js';
 import type { Plan } from './load.js';
 import { CUSTOMERS, cartOf, STAFF_ID, STORES, seed, storeGln } from './seed.js';
 import { judge, type Row } from './targets.js';
@@ -73,6 +78,8 @@ interface Figures {
 }
 
 const children: ChildProcess[] = [];
+/** Stopped after the children: PgBouncer, when the service runs through it. */
+const stops: (() => Promise<void>)[] = [];
 
 async function main(): Promise<void> {
   if (!SERVER) throw new Error('BENCH_DATABASE_URL is required (a PostgreSQL server URL)');
@@ -81,6 +88,7 @@ async function main(): Promise<void> {
     await bench(scratch.url);
   } finally {
     for (const child of children) child.kill('SIGTERM');
+    for (const stop of stops) await stop().catch(() => {});
     await scratch.drop();
   }
 }
@@ -106,9 +114,19 @@ async function bench(url: string) {
   // The start command of package.json (the README's production section), through sh as npm
   // runs it; `exec` keeps the service's pid for the memory samples.
   const startScript = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start as string;
+  const bouncer = process.env.BENCH_PGBOUNCER === '1' ? await startPgBouncer(url) : undefined;
+  if (bouncer) stops.push(() => bouncer.stop());
+  const pooler = bouncer ? 'transaction' : (process.env.BENCH_POOLER ?? 'none');
+  console.log(
+    bouncer
+      ? `service through PgBouncer (deploy/pgbouncer/pgbouncer.ini, port ${bouncer.port}), DATABASE_POOLER=transaction`
+      : `service on a direct connection, DATABASE_POOLER=${pooler}`,
+  );
   const service = start('sh', ['-c', `exec ${startScript}`], {
     NODE_ENV: 'production',
-    DATABASE_URL: url,
+    DATABASE_URL: bouncer ? bouncer.urlFor(url) : url,
+    DATABASE_POOLER: pooler,
+    DATABASE_MIGRATION_URL: url,
     DATABASE_POOL_SIZE: String(POOL_SIZE),
     JWT_SECRET,
     PORT: String(servicePort),

@@ -12,7 +12,7 @@ import catalogueRoutes from './catalogue/routes.js';
 import consoleRoutes from './console/routes.js';
 import { subscribeRandomControls } from './controls/random.js';
 import controlRoutes from './controls/routes.js';
-import type { App, Deps } from './deps.js';
+import type { App, Deps, Lifecycle } from './deps.js';
 import type { AppEvents } from './events/app-events.js';
 import { EventBus } from './events/bus.js';
 import healthRoutes from './health/routes.js';
@@ -132,15 +132,20 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   );
   app.decorate('tokens', tokens);
 
-  // While closing, answers in flight end their connection: a kept-alive socket would hold
-  // server.close() (and the process) until the keep-alive timeout.
+  // While draining, answers end their connection: the balancer opens a new one for its next
+  // request, to whichever instance is ready, and idle connections are left alone (closing one
+  // the balancer is about to use would cut a request). While closing, answers in flight end
+  // their connection too: a kept-alive socket would hold server.close() (and the process)
+  // until the keep-alive timeout.
+  const lifecycle: Lifecycle = { draining: false };
+  app.decorate('lifecycle', lifecycle);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    if (closing) reply.header('connection', 'close');
+    if (closing || lifecycle.draining) reply.header('connection', 'close');
   });
 
   installMetrics(app, deps, events);

@@ -37,6 +37,13 @@ export interface Config {
   databasePoolSize: number;
   databasePoolTimeoutMs: number;
   databaseStatementTimeoutMs: number;
+  /**
+   * DATABASE_POOLER: `transaction` when DATABASE_URL is a transaction pooler (PgBouncer):
+   * no startup parameters, settings per transaction, no named prepared statements.
+   */
+  databasePooler: 'none' | 'transaction';
+  /** DATABASE_MIGRATION_URL: the connection migrations run over (default DATABASE_URL). */
+  databaseMigrationUrl: string | undefined;
   /** Connections to upstream by kind of call: hung calls of one kind leave the others theirs. */
   upstreamConnections: { identity: number; catalogue: number; orders: number };
   /** REQUEST_TIMEOUT_MS: a request (headers and body) not received whole by then: 408, closed. */
@@ -51,6 +58,10 @@ export interface Config {
   metricsPort: number | undefined;
   /** DEMO_CARTS: with the bundled simulator, seed 90 days of demo carts into a database without carts. */
   demoCarts: boolean;
+  /** SHUTDOWN_DRAIN_MS: after SIGTERM, `/readyz` fails and the service keeps serving this long. */
+  shutdownDrainMs: number;
+  /** SHUTDOWN_TIMEOUT_MS: from SIGTERM, the process exits by then whatever is unfinished. */
+  shutdownTimeoutMs: number;
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -138,6 +149,24 @@ function clientTimeouts(
   return { requestTimeoutMs, headersTimeoutMs, keepAliveTimeoutMs };
 }
 
+/**
+ * Shutdown: the drain's default (5 s) is the shipped deploy/haproxy/haproxy.cfg's checks,
+ * `inter 2s` × `fall 2`, plus a second: by then a balancer has stopped sending new work
+ * whether it reads the 404 (`disable-on-404`, one check) or counts failed checks. The
+ * deadline (25 s) leaves the drain, an upstream call (10 s) and closing, and stays under a
+ * 30 s kill timeout (Kubernetes' default grace period).
+ */
+function shutdownSettings(env: Env): Pick<Config, 'shutdownDrainMs' | 'shutdownTimeoutMs'> {
+  const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', 5000, 0, 600_000);
+  const shutdownTimeoutMs = integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1, 3_600_000);
+  if (shutdownTimeoutMs <= shutdownDrainMs) {
+    throw new ConfigError(
+      `SHUTDOWN_TIMEOUT_MS must exceed SHUTDOWN_DRAIN_MS (${shutdownDrainMs}), got ${shutdownTimeoutMs}`,
+    );
+  }
+  return { shutdownDrainMs, shutdownTimeoutMs };
+}
+
 /** Where metrics are served: neither set, nowhere. */
 function metricsSettings(env: Env, port: number): Pick<Config, 'metricsToken' | 'metricsPort'> {
   const metricsToken = env.METRICS_TOKEN || undefined;
@@ -160,6 +189,16 @@ export function loadConfig(env: Env = process.env): Config {
   const rawDb = env.DATABASE_URL || undefined;
   const inMemory = rawDb === 'memory://';
   const databaseUrl = inMemory ? undefined : url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']);
+  const databasePooler = env.DATABASE_POOLER || 'none';
+  if (databasePooler !== 'none' && databasePooler !== 'transaction') {
+    throw new ConfigError(
+      `DATABASE_POOLER must be none or transaction, got ${shown(databasePooler)}`,
+    );
+  }
+  const databaseMigrationUrl = url(env, 'DATABASE_MIGRATION_URL', ['postgres:', 'postgresql:']);
+  if (databaseMigrationUrl && !databaseUrl) {
+    throw new ConfigError('DATABASE_MIGRATION_URL needs DATABASE_URL (a PostgreSQL server)');
+  }
   const dataDir = resolve(env.DATA_DIR || './data');
   const logLevel = env.LOG_LEVEL || 'info';
   if (!LOG_LEVELS.includes(logLevel)) {
@@ -228,6 +267,8 @@ export function loadConfig(env: Env = process.env): Config {
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     databasePoolTimeoutMs: integer(env, 'DATABASE_POOL_TIMEOUT_MS', 3000, 1, 600_000),
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 5000, 1, 3_600_000),
+    databasePooler,
+    databaseMigrationUrl,
     upstreamConnections: {
       identity: integer(env, 'UPSTREAM_CONNECTIONS_IDENTITY', 8, 1, 1024),
       catalogue: integer(env, 'UPSTREAM_CONNECTIONS_CATALOGUE', 16, 1, 1024),
@@ -236,5 +277,6 @@ export function loadConfig(env: Env = process.env): Config {
     demoCarts: flag(env, 'DEMO_CARTS', true),
     ...clientTimeouts(env),
     ...metricsSettings(env, port),
+    ...shutdownSettings(env),
   };
 }

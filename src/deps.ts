@@ -40,6 +40,15 @@ export interface Deps {
   faults?: { afterOrderPlaced?: (cartId: number) => Promise<void> | void };
 }
 
+/**
+ * `draining`: told to stop, the instance fails `/readyz` (404, HAProxy's `disable-on-404`) so
+ * the balancer sends it no new work, ends each answered connection (`Connection: close`),
+ * and otherwise serves as before until the drain period ends.
+ */
+export interface Lifecycle {
+  draining: boolean;
+}
+
 export type App = FastifyInstance<
   RawServerDefault,
   RawRequestDefaultExpression,
@@ -54,5 +63,7 @@ declare module 'fastify' {
     /** The app's event bus (src/events/): areas publish, others subscribe at start. */
     events: AppEventBus;
     tokens: TokenService;
+    /** Where the instance is in its life: set by the service's stop (src/service.ts). */
+    lifecycle: Lifecycle;
   }
 }

@@ -32,8 +32,20 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     signals += 1;
     if (signals > 1) process.exit(1);
-    service.app.log.info({ signal }, 'shutting down');
-    service.stop().then(
+    service.app.log.info(
+      { signal, drainMs: config.shutdownDrainMs, deadlineMs: config.shutdownTimeoutMs },
+      'shutting down',
+    );
+    // The hard deadline: a request that never ends (or a close that hangs) does not keep the
+    // process past it; exit 1 tells the supervisor the stop was not clean.
+    setTimeout(() => {
+      service.app.log.error(
+        { deadlineMs: config.shutdownTimeoutMs },
+        'shutdown deadline passed: exiting with work unfinished',
+      );
+      process.exit(1);
+    }, config.shutdownTimeoutMs).unref();
+    service.stop(config.shutdownDrainMs).then(
       () => process.exit(0),
       (error) => {
         service.app.log.error({ err: error }, 'shutdown failed');

@@ -7,7 +7,7 @@ import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { secureRandom } from './controls/secure-random.js';
 import { type Database, openDatabase } from './db/client.js';
-import { isDatabaseUnavailable } from './db/errors.js';
+import { configurationError, isDatabaseUnavailable } from './db/errors.js';
 import type { App, Deps } from './deps.js';
 import { logStream } from './log.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -16,8 +16,13 @@ export interface Service {
   app: App;
   url: string;
   simulator: Simulator | undefined;
-  /** Stops accepting, finishes requests in flight, then closes everything else. */
-  stop(): Promise<void>;
+  /**
+   * Stops. For `drainMs` first (a balancer's time to notice): `/readyz` answers 404 and
+   * every answer closes its connection, but the instance serves as before. Then closes
+   * WebSockets with 1001 and idle connections, stops accepting, finishes requests in flight,
+   * and closes everything else (the database pool last).
+   */
+  stop(drainMs?: number): Promise<void>;
 }
 
 export interface ServiceOptions {
@@ -26,17 +31,29 @@ export interface ServiceOptions {
   onSimulator?: (deps: Deps) => Promise<void>;
 }
 
+/** A start refused for a setting: the message names the cause; the process exits non-zero. */
+export class DatabaseConfigurationError extends Error {}
+
 /**
- * Applies migrations, waiting for a database that is not reachable yet (a deploy that starts
- * beside a database restart); any other failure (bad credentials, a bad migration) ends the
- * start.
+ * Applies migrations and opens a pool connection, waiting for a database that is not
+ * reachable yet (a deploy that starts beside a database restart); any other failure (bad
+ * credentials, an unknown database, a pooler refusing the connection, a bad migration) ends
+ * the start. The migrations may run over another URL (DATABASE_MIGRATION_URL): the pool's own
+ * connection is tried here too, so a refusal of it is named before the service listens.
  */
 async function migrateWhenReachable(database: Database, log: Logger): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     try {
       await database.migrate();
+      await database.ping();
       return;
     } catch (error) {
+      const cause = configurationError(error);
+      if (cause) {
+        throw new DatabaseConfigurationError(`database refused the service: ${cause}`, {
+          cause: error,
+        });
+      }
       if (!isDatabaseUnavailable(error)) throw error;
       const wait = Math.min(250 * 2 ** (attempt - 1), 5000);
       log.warn(
@@ -62,6 +79,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
     poolSize: config.databasePoolSize,
     poolTimeoutMs: config.databasePoolTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
+    pooler: config.databasePooler,
+    migrationUrl: config.databaseMigrationUrl,
     log,
   });
   await migrateWhenReachable(database, log);
@@ -110,8 +129,13 @@ export async function startService(config: Config, options: ServiceOptions = {})
     app,
     url,
     simulator,
-    stop() {
+    stop(drainMs = 0) {
       stopping ??= (async () => {
+        if (drainMs > 0) {
+          app.lifecycle.draining = true;
+          app.log.info({ drainMs }, 'draining: /readyz answers 404, serving until the drain ends');
+          await delay(drainMs);
+        }
         // Closes WebSockets with 1001 and the notifier buildApp made from config.
         await app.close();
         await upstream.close();

@@ -248,6 +248,23 @@ describe('loadConfig', () => {
     }
   });
 
+  it('drains 5 s on shutdown (the shipped haproxy.cfg: inter 2s x fall 2, + 1 s) within a 25 s deadline', () => {
+    expect(loadConfig(env({}))).toMatchObject({ shutdownDrainMs: 5000, shutdownTimeoutMs: 25_000 });
+    expect(loadConfig(env({ SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '1000' }))).toMatchObject({
+      shutdownDrainMs: 0,
+      shutdownTimeoutMs: 1000,
+    });
+    for (const [name, vars] of [
+      ['SHUTDOWN_DRAIN_MS', { SHUTDOWN_DRAIN_MS: '5s' }],
+      ['SHUTDOWN_TIMEOUT_MS', { SHUTDOWN_TIMEOUT_MS: '0' }],
+      ['SHUTDOWN_TIMEOUT_MS', { SHUTDOWN_DRAIN_MS: '30000' }],
+      ['SHUTDOWN_TIMEOUT_MS', { SHUTDOWN_DRAIN_MS: '2000', SHUTDOWN_TIMEOUT_MS: '2000' }],
+    ] as const) {
+      const error = configError(vars);
+      expect(error.message, JSON.stringify(vars)).toContain(name);
+    }
+  });
+
   it('keeps the message on one line whatever the bad value holds', () => {
     for (const [name, value] of [
       ['PORT', '80\n81'],

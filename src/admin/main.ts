@@ -23,6 +23,8 @@ async function withDb(run: (db: Db) => Promise<string>): Promise<void> {
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.inMemory ? undefined : config.dataDir,
+    pooler: config.databasePooler,
+    migrationUrl: config.databaseMigrationUrl,
   });
   try {
     await database.migrate();

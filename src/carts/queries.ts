@@ -1,6 +1,6 @@
 import type { Database } from '../db/client.js';
 import type { PageSource } from '../db/pages.js';
-import { iso, Params, statement } from '../db/statement.js';
+import { builtStatement, iso, Params, statement } from '../db/statement.js';
 import { NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
 import { parseOrdering } from '../http/query.js';
@@ -171,7 +171,7 @@ export function cartList(
       ${whereClause(cartConditions(filter, p))}
       order by ${order} limit ${p.add(limit)} offset ${p.add(offset)}`;
     const rows = await database.run<CartRow & { total: number }>(
-      statement(`select t.total, x.* from (select (${count}) as total) t
+      builtStatement(`select t.total, x.* from (select (${count}) as total) t
         left join lateral (select ${CART_COLUMNS}, p.pos
           from unnest(array(${ids})) with ordinality p(id, pos)
           join carts c on c.id = p.id ${CART_JOINS}) x on true

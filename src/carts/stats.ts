@@ -1,5 +1,5 @@
 import type { Database } from '../db/client.js';
-import { Params, statement } from '../db/statement.js';
+import { builtStatement, Params } from '../db/statement.js';
 import type { AuthUser } from '../http/auth.js';
 import { cartConditions, needsStores, readCartFilter, whereClause } from './filter.js';
 import { rollupEligible, rollupSeries, rollupStats } from './rollups.js';
@@ -23,7 +23,7 @@ export async function cartStats(
         coalesce(sum(c.items_count), 0)::float8 as total_items
         from carts c ${needsStores(filter) ? stores : ''}
         ${whereClause(cartConditions(filter, p))}`;
-  const [row] = await database.run<CartStats>(statement(text), p.values);
+  const [row] = await database.run<CartStats>(builtStatement(text), p.values);
   return row;
 }
 
@@ -62,7 +62,7 @@ export async function cartTimeSeries(
   }
   // `start:total,…` in one text: cheaper to write and read than rows or JSON.
   const [{ series }] = await database.run<{ series: string | null }>(
-    statement(`select string_agg((${start}) || ':' || s.total::bigint, ',') as series
+    builtStatement(`select string_agg((${start}) || ':' || s.total::bigint, ',') as series
       from (${text}) s`),
     p.values,
   );

@@ -3,12 +3,12 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
+import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
-import { migrate as migrateNodePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import { GuardedPool } from './pool.js';
+import { GuardedPool, sessionSettings } from './pool.js';
 import * as schema from './schema.js';
 import type { Run, Statement } from './statement.js';
 
@@ -62,6 +62,13 @@ export interface DatabaseOptions {
   poolTimeoutMs?: number;
   /** Server: statement_timeout; a statement with no answer drops its connection 1 s later. */
   statementTimeoutMs?: number;
+  /**
+   * Server: `transaction` when `url` is a transaction pooler (PgBouncer): no startup
+   * parameters, settings per transaction, reads in a transaction, no named statements.
+   */
+  pooler?: 'none' | 'transaction';
+  /** Server: the connection migrations run over (default `url`), e.g. direct beside a pooler. */
+  migrationUrl?: string;
   /** Server: where connection errors and unknown commit outcomes are reported. */
   log?: Pick<FastifyBaseLogger, 'warn' | 'error'>;
 }
@@ -76,9 +83,11 @@ const MIGRATION_LOCK = 727_274_001;
 
 async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
   const { log } = options;
+  const pooled = options.pooler === 'transaction';
   let reported = 0;
   const pool = new GuardedPool({
     url,
+    pooled,
     size: options.poolSize ?? 10,
     acquireTimeoutMs: options.poolTimeoutMs ?? 3000,
     statementTimeoutMs: options.statementTimeoutMs ?? 5000,
@@ -98,7 +107,9 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     (client: pg.Pool | pg.PoolClient): Run =>
     async <Row>(statement: Statement, values: unknown[]) => {
       counter.queries += 1;
-      const result = await client.query({ name: statement.name, text: statement.text, values });
+      // Named (prepared once per connection) only on a direct connection.
+      const name = pooled ? undefined : statement.name;
+      const result = await client.query({ name, text: statement.text, values });
       return result.rows as Row[];
     };
   return {
@@ -119,7 +130,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       counter.queries += 2;
       return pool.inTransaction((client) => work(runOn(client)));
     },
-    migrate: () => migratePostgres(url, options.poolTimeoutMs ?? 3000),
+    migrate: () => migratePostgres(options.migrationUrl ?? url, options.poolTimeoutMs ?? 3000),
     ping: async () => {
       await pool.query('select 1');
     },
@@ -128,25 +139,57 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
 }
 
 /**
- * Migrations on a connection of their own: no statement timeout (an index on a big table
- * takes long), and a session advisory lock so that concurrent starts apply them once.
- * A lost connection fails the attempt (the caller retries); it never ends the process.
+ * Migrations on a connection of their own, in ONE transaction that first takes a
+ * transaction-level advisory lock: concurrent starts apply them once (the second waits, then
+ * finds them applied), and the lock ends with the transaction whatever happens — through a
+ * transaction pooler too, where a session lock would stay on a server connection. No
+ * statement timeout (an index on a big table takes long). The bookkeeping is drizzle's
+ * (`drizzle.__drizzle_migrations`, the same rows its migrator writes). A lost connection fails
+ * the attempt (the caller retries); it never ends the process.
  */
 async function migratePostgres(url: string, connectTimeoutMs: number): Promise<void> {
   const client = new pg.Client({
     connectionString: url,
-    options: '-c TimeZone=UTC',
     connectionTimeoutMillis: connectTimeoutMs,
     keepAlive: true,
   });
   client.on('error', () => {});
   await client.connect();
   try {
-    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await migrateNodePg(drizzleNodePg(client), { migrationsFolder });
+    // Timeouts 0: off for this transaction (whatever the role's or the server's defaults).
+    await client.query(
+      `begin; select pg_advisory_xact_lock(${MIGRATION_LOCK}), ${sessionSettings(0)
+        .map(([name, value]) => `set_config('${name}', '${value}', true)`)
+        .join(', ')}`,
+    );
+    try {
+      await applyMigrations(client);
+      await client.query('commit');
+    } catch (error) {
+      await client.query('rollback').catch(() => {});
+      throw error;
+    }
   } finally {
-    // Ending the session releases the lock, also when the connection is already gone.
     client.end().catch(() => {});
+  }
+}
+
+/** The pending migrations of `drizzle/`, on a connection inside the migration transaction. */
+async function applyMigrations(client: pg.Client): Promise<void> {
+  await client.query('create schema if not exists drizzle');
+  await client.query(`create table if not exists drizzle.__drizzle_migrations (
+    id serial primary key, hash text not null, created_at bigint)`);
+  const { rows } = await client.query<{ created_at: string }>(
+    'select created_at from drizzle.__drizzle_migrations order by created_at desc limit 1',
+  );
+  const last = rows[0] ? Number(rows[0].created_at) : undefined;
+  for (const migration of readMigrationFiles({ migrationsFolder })) {
+    if (last !== undefined && last >= migration.folderMillis) continue;
+    for (const text of migration.sql) await client.query(text);
+    await client.query(
+      'insert into drizzle.__drizzle_migrations (hash, created_at) values ($1, $2)',
+      [migration.hash, migration.folderMillis],
+    );
   }
 }
 

@@ -61,6 +61,44 @@ const codeOf = (e: unknown) => {
   return typeof code === 'string' ? code : undefined;
 };
 
+/**
+ * Refusals that retrying cannot cure: a wrong setting (DATABASE_URL's user, password or
+ * database, or a pooler refusing what the client sends). The service fails fast on these at
+ * start instead of waiting for a database that will never accept it.
+ */
+const CONFIGURATION_CODES: Record<string, string> = {
+  '28P01': 'authentication failed (wrong password)',
+  '28000': 'authorization refused (user unknown or not allowed by pg_hba.conf)',
+  '3D000': 'the database does not exist',
+  '42501': 'permission denied',
+};
+// PgBouncer answers its own refusals with 08P01 (protocol violation), like a lost server:
+// these messages tell a setting apart from a server that is not there yet.
+const POOLER_REFUSALS: [RegExp, string][] = [
+  [
+    /unsupported startup parameter/i,
+    'the pooler refuses a startup parameter (behind a transaction pooler set DATABASE_POOLER=transaction)',
+  ],
+  [/no such database|database ".*" does not exist/i, 'the database does not exist'],
+  [/no such user|password authentication failed|SASL authentication failed/i, 'login refused'],
+];
+
+/** The cause, when the error is a configuration error (see CONFIGURATION_CODES). */
+export function configurationError(error: unknown): string | undefined {
+  for (const e of causes(error)) {
+    const code = codeOf(e);
+    const message = e instanceof Error ? e.message : '';
+    if (code && CONFIGURATION_CODES[code]) {
+      return `${CONFIGURATION_CODES[code]} (SQLSTATE ${code}: ${message})`;
+    }
+    if (code === '08P01') {
+      const refusal = POOLER_REFUSALS.find(([pattern]) => pattern.test(message));
+      if (refusal) return `${refusal[1]} (SQLSTATE 08P01: ${message})`;
+    }
+  }
+  return undefined;
+}
+
 /** True when the error (or one it wraps) means the database is unavailable. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (const e of causes(error)) {

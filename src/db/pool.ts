@@ -13,7 +13,12 @@ import { requestScope } from './scope.js';
  * - a request whose client has gone away does not take a connection;
  * - a commit whose answer was lost is looked up by transaction id (pg_xact_status), so an
  *   answer the service gives is true: committed, or nothing changed. Single-statement
- *   writes run inside such a transaction for the same reason.
+ *   writes run inside such a transaction for the same reason;
+ * - the session settings the fault bounds rely on are set in every transaction (`set_config
+ *   (…, true)` in the BEGIN's round trip), so they hold through a transaction pooler, where
+ *   the next transaction may run on another server connection. On a direct connection they
+ *   are also startup parameters, which cover single reads; behind a pooler (which refuses
+ *   startup parameters) a single read runs in a transaction of its own instead.
  */
 export interface PoolSettings {
   url: string;
@@ -22,6 +27,8 @@ export interface PoolSettings {
   acquireTimeoutMs: number;
   /** The server's statement_timeout (and idle-in-transaction bound). */
   statementTimeoutMs: number;
+  /** DATABASE_POOLER=transaction: `url` is a transaction pooler (no session state of ours). */
+  pooled?: boolean;
   /** Called with errors of connections that are not in use by a query (logged, not thrown). */
   onConnectionError?: (error: Error) => void;
   /** Called when a commit's outcome stays unknown (the database did not come back in time). */
@@ -35,6 +42,8 @@ type CommitStatus = 'committed' | 'aborted' | 'unknown';
 
 interface ClientExtras {
   answerTimeoutMs: number;
+  /** `select set_config(…)` of the session settings, for the transaction being begun. */
+  settings: string;
   commitStatus: (xid: string) => Promise<CommitStatus>;
   onConnectionError?: (error: Error) => void;
 }
@@ -75,15 +84,35 @@ class GuardedClient extends pg.Client {
   }
 
   /**
-   * BEGIN and the transaction's id in one round trip (one simple-protocol message), so a
-   * commit whose answer is lost can be looked up. The id is assigned at BEGIN: a read-only
-   * transaction then writes a commit record too, a small price for one round trip less.
+   * BEGIN, the session settings for this transaction and its id in one round trip (one
+   * simple-protocol message), so a commit whose answer is lost can be looked up. The id is
+   * assigned at BEGIN: a read-only transaction then writes a commit record too, a small price
+   * for one round trip less.
    */
   private async beginKnowingXid(config: QueryConfig): Promise<unknown> {
     const text = textOf(config).trim().replace(/;$/, '');
-    const results = await this.timed([`${text}; select pg_current_xact_id()::text as xid`]);
+    const results = await this.timed([
+      `${text}; ${this.extras.settings}, pg_current_xact_id()::text as xid`,
+    ]);
     this.xid = results[1].rows[0].xid;
     return results[0];
+  }
+
+  /**
+   * A single read behind a pooler: BEGIN with the session settings (one round trip), the
+   * read, COMMIT. No transaction id: a read needs no verified commit (and a read-only
+   * transaction without one writes nothing at commit).
+   */
+  async readInTransaction(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+    await this.timed([`begin; ${this.extras.settings}`]);
+    try {
+      const result = await this.timed([config, values]);
+      await this.timed(['commit']);
+      return result;
+    } catch (error) {
+      if (!isConnectionLost(error)) await this.timed(['rollback']).catch(() => {});
+      throw error;
+    }
   }
 
   /** A statement with a bound on waiting for its answer; past it the connection is dropped. */
@@ -164,10 +193,36 @@ function releasedWhenLost(client: pg.PoolClient): pg.PoolClient {
   return client;
 }
 
+/**
+ * The session settings the service relies on, by name.
+ * - statement_timeout: a statement that runs too long is cancelled by the server.
+ * - idle_in_transaction_session_timeout: a transaction left idle (its instance died between
+ *   statements) frees its locks.
+ * - TimeZone UTC: timestamptz comes back as `… +00` text (clock.ts reads any offset, and the
+ *   SQL names its zone where it cuts days; this keeps the text plain).
+ * - No parallel plans: a request's statement is short, and parallel workers started per
+ *   statement cost more than they save when every connection is busy (seen at 1M carts: a
+ *   store's page of carts fell to 50 per second).
+ */
+export function sessionSettings(statementTimeoutMs: number): [string, string][] {
+  return [
+    ['statement_timeout', String(statementTimeoutMs)],
+    ['idle_in_transaction_session_timeout', String(statementTimeoutMs)],
+    ['TimeZone', 'UTC'],
+    ['max_parallel_workers_per_gather', '0'],
+  ];
+}
+
+/** `select set_config(…, true), …`: the settings for the current transaction only. */
+const settingsForTransaction = (settings: [string, string][]) =>
+  `select ${settings.map(([name, value], i) => `set_config('${name}', '${value}', true) as s${i}`).join(', ')}`;
+
 export class GuardedPool extends pg.Pool {
   constructor(private readonly settings: PoolSettings) {
+    const session = sessionSettings(settings.statementTimeoutMs);
     const extras: ClientExtras = {
       answerTimeoutMs: settings.statementTimeoutMs + ANSWER_MARGIN_MS,
+      settings: settingsForTransaction(session),
       commitStatus: (xid) => this.commitStatus(xid),
       onConnectionError: settings.onConnectionError,
     };
@@ -176,17 +231,11 @@ export class GuardedPool extends pg.Pool {
       max: settings.size,
       connectionTimeoutMillis: settings.acquireTimeoutMs,
       keepAlive: true,
-      // Session zone UTC: timestamptz comes back as `… +00` text, which clock.ts formats.
-      // A transaction left idle (its instance died between statements) frees its locks.
-      // No parallel plans: a request's statement is short, and parallel workers started per
-      // statement cost more than they save when every connection is busy (seen at 1M carts:
-      // a store's page of carts fell to 50 per second).
-      options: [
-        '-c TimeZone=UTC',
-        `-c statement_timeout=${settings.statementTimeoutMs}`,
-        `-c idle_in_transaction_session_timeout=${settings.statementTimeoutMs}`,
-        '-c max_parallel_workers_per_gather=0',
-      ].join(' '),
+      // Direct: the settings for the whole session too (single reads run outside a
+      // transaction). A pooler refuses startup parameters (and would not keep them).
+      options: settings.pooled
+        ? undefined
+        : session.map(([name, value]) => `-c ${name}=${value}`).join(' '),
       Client: GuardedClient,
       extras,
     } as unknown as pg.PoolConfig);
@@ -246,7 +295,9 @@ export class GuardedPool extends pg.Pool {
   private async readOnce(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
     const client = await this.acquire(false);
     try {
-      const result = await client.query(config as string, values);
+      const result = this.settings.pooled
+        ? await (client as unknown as GuardedClient).readInTransaction(config, values)
+        : await client.query(config as string, values);
       client.release();
       return result;
     } catch (error) {

@@ -2,33 +2,48 @@ import { createHash } from 'node:crypto';
 import { ISO_FORMAT } from '../clock.js';
 
 /**
- * Hand-written SQL for the hot paths. On a PostgreSQL server a statement is prepared once
- * per connection under its name (parsed and planned once, not per request); building it
- * through the query builder cost about a third of a request's CPU.
+ * Hand-written SQL for the hot paths; building it through the query builder cost about a
+ * third of a request's CPU.
+ *
+ * Two kinds, so that nothing grows with what clients choose:
+ * - `statement()`: a fixed text, made once when its module loads. On a direct connection to
+ *   PostgreSQL it is prepared once per connection under its name (parsed and planned once,
+ *   not per request). Their number is fixed (a few dozen); past `MAX_NAMED` a text gets no
+ *   name, so not even a misuse grows the per-connection caches without bound.
+ * - `builtStatement()`: a text built per request from its filters (cart list, stats, time
+ *   series): never kept and never named; sent as the protocol's unnamed statement.
+ * Behind a transaction pooler (DATABASE_POOLER=transaction) no statement is named: the next
+ * transaction may run on another server connection, where the name is unknown.
  */
 export interface Statement {
-  readonly name: string;
+  /** Set for a fixed statement: the name it is prepared under on a direct connection. */
+  readonly name?: string;
   readonly text: string;
 }
 
 /** Runs one statement with its parameters; the rows come back as objects. */
 export type Run = <Row>(statement: Statement, values: unknown[]) => Promise<Row[]>;
 
-const byText = new Map<string, Statement>();
+/** Bound on named statements: far above the fixed ones the code holds (a test pins that number). */
+export const MAX_NAMED = 100;
 
-/**
- * The statement of a text: its name is derived from the text, so a text built from a
- * request's filters (a bounded set of shapes) is prepared once per shape and connection.
- */
+const named = new Map<string, Statement>();
+
+/** A fixed statement (made at module load): named after its text. */
 export function statement(text: string): Statement {
-  let found = byText.get(text);
-  if (!found) {
-    const name = `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
-    found = { name, text };
-    byText.set(text, found);
-  }
+  let found = named.get(text);
+  if (found) return found;
+  if (named.size >= MAX_NAMED) return { text };
+  found = { name: `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text };
+  named.set(text, found);
   return found;
 }
+
+/** A statement built for one request: unnamed, not kept. */
+export const builtStatement = (text: string): Statement => ({ text });
+
+/** How many named statements exist (tests pin it: a request never adds one). */
+export const namedStatementCount = () => named.size;
 
 /** Numbered parameters ($1, $2, …) for a statement built from parts. */
 export class Params {

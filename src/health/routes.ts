@@ -3,10 +3,19 @@ import type { App } from '../deps.js';
 /** A database that does not answer the readiness ping within this time is not ready. */
 export const READY_TIMEOUT_MS = 2000;
 
-/** Liveness and readiness for load balancers; no token needed. */
+/**
+ * Liveness and readiness for load balancers; no token needed. `/healthz` answers 200 until
+ * the process ends, draining included: the process is alive and finishing its work.
+ */
 export default async function healthRoutes(app: App): Promise<void> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (request, reply) => {
+    // 404, not 503: HAProxy's `http-check disable-on-404` stops sending new work at the first
+    // such check and keeps the connections it has (see deploy/haproxy/haproxy.cfg); any
+    // other balancer sees a failed check.
+    if (app.lifecycle.draining) {
+      return reply.code(404).send({ status: 'draining', detail: 'shutting down' });
+    }
     let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([

@@ -27,9 +27,11 @@ export default async function notificationRoutes(app: App): Promise<void> {
           'and error code the checkout answered after an upstream failure: 401, 502, 503 or ' +
           '504; `code` null when upstream sent none), `control.created` and ' +
           '`control.verified` `{control}` (as `GET controls/{id}/` answers it). ' +
+          "`cart.checked_out` reaches the cart's owner and every staff user and admin; " +
           '`control.created` reaches the controlled user and every staff user and admin; ' +
-          'the other events reach only the user concerned, on every open connection, on ' +
-          'whichever instance it is. Delivery is best effort: there is no replay of ' +
+          '`cart.checkout_failed` and `control.verified` reach only the user concerned. ' +
+          'Each message reaches every open connection of its recipients, on whichever ' +
+          'instance it is. Delivery is best effort: there is no replay of ' +
           'messages sent while a client was not connected. The server pings every 30 s and ' +
           'drops a connection that did not answer the previous ping (standard WebSocket ' +
           'clients answer pings on their own). On shutdown connections are closed with ' +

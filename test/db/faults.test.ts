@@ -95,8 +95,8 @@ describe.runIf(onPostgres)('connections cut under a load of item adds', () => {
     // the server, and after it committed but before the answer came back.
     const moments: [string, 'before' | 'after'][] = [
       ['pg_current_xact_id', 'before'],
-      [ADD_ITEM.name, 'before'],
-      [ADD_ITEM.name, 'after'],
+      [String(ADD_ITEM.name), 'before'],
+      [String(ADD_ITEM.name), 'after'],
       ['commit', 'before'],
       ['commit', 'after'],
       ['commit', 'after'],

@@ -3,11 +3,20 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type Database, openDatabase } from '../../src/db/client.js';
+import { pgbouncerInstalled, startPgBouncer, viaPgBouncer } from './pgbouncer.js';
 
 /** True when the suite runs against a PostgreSQL server (TEST_DATABASE_URL). */
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 let snapshot: Blob | undefined;
+
+/** TEST_PGBOUNCER=1: server connections per database, fewer than the app's pool of 20. */
+const PGBOUNCER_SERVER_POOL = 3;
+if (viaPgBouncer && !pgbouncerInstalled) {
+  console.log(
+    'TEST_PGBOUNCER=1 ignored: pgbouncer is not installed (apt-get install -y pgbouncer).',
+  );
+}
 
 /**
  * A fresh, migrated database for one test file: a copy of the template database on
@@ -20,6 +29,23 @@ export async function createTestDatabase(): Promise<Database> {
     return openDatabase({ loadDataDir: snapshot });
   }
   const { url: target, drop } = await createPostgresDatabase();
+  if (viaPgBouncer && pgbouncerInstalled) {
+    // Through PgBouncer in transaction mode, with fewer server connections than the app's
+    // pool: consecutive transactions of one app connection run on different server ones.
+    const bouncer = await startPgBouncer(target, PGBOUNCER_SERVER_POOL);
+    const database = await openDatabase({
+      url: bouncer.urlFor(target),
+      pooler: 'transaction',
+      poolSize: 20,
+    });
+    const close = database.close;
+    database.close = async () => {
+      await close();
+      await bouncer.stop();
+      await drop();
+    };
+    return database;
+  }
   const database = await openDatabase({ url: target, poolSize: 20 });
   const close = database.close;
   database.close = async () => {

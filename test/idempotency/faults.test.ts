@@ -54,7 +54,7 @@ describe.runIf(onPostgres)('Idempotency-Key when the database connection is cut'
   const moments: [string, 'before' | 'after'][] = [
     ['insert into "idempotency_keys"', 'before'],
     // The item add is a prepared statement: its name is on the wire at every execution.
-    [ADD_ITEM.name, 'before'],
+    [String(ADD_ITEM.name), 'before'],
     ['update "idempotency_keys"', 'before'],
     ['delete from "idempotency_keys"', 'before'],
     ['commit', 'before'],

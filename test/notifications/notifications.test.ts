@@ -71,6 +71,19 @@ describe('POST websocket-notifications/groups/', () => {
     expect(answer.status).toBe(401);
     expect(answer.body.code).toBe('token_not_valid');
   });
+  it("its OpenAPI description names each event's recipients as the events below test them", async () => {
+    const schema = await ctx.request('GET', '/api/schema/');
+    const description: string = schema.body.paths[CODES].post.description;
+    expect(description).toContain(
+      "`cart.checked_out` reaches the cart's owner and every staff user and admin",
+    );
+    expect(description).toContain(
+      '`control.created` reaches the controlled user and every staff user and admin',
+    );
+    expect(description).toContain(
+      '`cart.checkout_failed` and `control.verified` reach only the user concerned',
+    );
+  });
 });
 
 describe('GET /ws/notifications/ (upgrade)', () => {
