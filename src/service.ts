@@ -59,6 +59,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.inMemory ? undefined : config.dataDir,
+    lockRole: 'the service',
     poolSize: config.databasePoolSize,
     poolTimeoutMs: config.databasePoolTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
