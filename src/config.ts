@@ -45,6 +45,10 @@ export interface Config {
   metricsToken: string | undefined;
   /** METRICS_PORT: `/metrics` on a listener of its own on 127.0.0.1 (0: any free port, logged). */
   metricsPort: number | undefined;
+  /** RETENTION_DAYS: carts created before this many whole UTC days are removed on a schedule (0: never). */
+  retentionDays: number;
+  /** RETENTION_INTERVAL_SECONDS: how often the scheduled retention runs. */
+  retentionIntervalSeconds: number;
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -197,6 +201,8 @@ export function loadConfig(env: Env = process.env): Config {
     wsCodeTtlSeconds: integer(env, 'WS_CODE_TTL_SECONDS', 300, 1, 86_400),
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, 36_500),
+    retentionIntervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 1, 604_800),
     logLevel,
     logFormat,
     bodyLimit: 1024 * 1024,

@@ -3,6 +3,7 @@ import { Argument, Command, CommanderError } from 'commander';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { type Database, type Db, openDatabase } from '../db/client.js';
+import { runRetention } from '../retention/logic.js';
 import { backupPglite, hasDatabase, restorePglite, schemaStatus } from './backup.js';
 import {
   AdminError,
@@ -15,6 +16,7 @@ import {
   setOption,
   upsertStore,
 } from './commands.js';
+import { eraseUser, exportUser } from './personal-data.js';
 
 /**
  * Opens the configured database, migrates it (a fresh DATA_DIR works) unless told not to,
@@ -72,6 +74,15 @@ function readJson(file: string): unknown {
 function nonNegativeInteger(value: string): number {
   if (!/^\d+$/.test(value)) {
     throw new AdminError(`--carts-for-random-control must be an integer >= 0, got "${value}"`);
+  }
+  return Number(value);
+}
+
+function positiveInteger(option: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) {
+    throw new AdminError(
+      `${option} must be an integer from 1 to 1000000, got ${JSON.stringify(value)}`,
+    );
   }
   return Number(value);
 }
@@ -155,6 +166,46 @@ function buildProgram(): Command {
         return `revoked ${r} from ${username}`;
       }),
     );
+
+  usersCmd
+    .command('export')
+    .description('print everything held about a user as one JSON document')
+    .argument('<username>')
+    .action((username: string) =>
+      withDb(async (db) => {
+        const document = await exportUser(db, username, new Date().toISOString());
+        return JSON.stringify(document, null, 2);
+      }),
+    );
+  usersCmd
+    .command('erase')
+    .description('erase a user: personal fields, lists, sessions; bookkeeping kept without them')
+    .argument('<username>')
+    .action((username: string) =>
+      withDb(async (db) => {
+        const done = await eraseUser(db, username);
+        return `erased ${username}: now ${done.tombstone}; ${done.shoppingLists} shopping lists deleted, ${done.carts} carts kept without the person`;
+      }),
+    );
+
+  program
+    .command('retention')
+    .description('remove carts (lines, checkouts, control links) created before the period')
+    .requiredOption('--older-than <days>', 'keep this many whole UTC days before today')
+    .option('--batch-size <n>', 'carts per transaction', '1000')
+    .action((opts: { olderThan: string; batchSize: string }) => {
+      const days = positiveInteger('--older-than', opts.olderThan);
+      const batchSize = positiveInteger('--batch-size', opts.batchSize);
+      return withDatabase('retention', async (database) => {
+        const r = await runRetention(database, {
+          days,
+          batchSize,
+          nowMicros: systemClock.nowMicros(),
+        });
+        if (r.busy) throw new AdminError('another retention run holds the lock; try again later');
+        return `removed ${r.carts} carts, ${r.controls} controls, ${r.randomDraws} random-control draws, ${r.restoreCodes} restore codes created before ${r.cutoff} (${r.batches} batches)`;
+      });
+    });
 
   const storesCmd = program.command('stores').description('stores');
   storesCmd
