@@ -33,7 +33,8 @@ export function scheduleRetention(
     } catch (error) {
       if (error instanceof Stopped) return;
       const message = (error as Error).message;
-      if (isDatabaseUnavailable(error)) options.log.warn({ err: { message } }, 'retention run failed');
+      if (isDatabaseUnavailable(error))
+        options.log.warn({ err: { message } }, 'retention run failed');
       else options.log.error({ err: error }, 'retention run failed');
     }
   };
