@@ -92,7 +92,10 @@ describe.concurrent('ordering-admin', () => {
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).not.toBe('');
   });
+});
 
+// After the concurrent ones: each of these spawns several commands in turn.
+describe('ordering-admin: personal data and retention', () => {
   it('users export/erase refuse an unknown user with one line, also on PostgreSQL', {
     timeout: 180_000,
   }, async () => {
