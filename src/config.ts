@@ -62,6 +62,10 @@ export interface Config {
   shutdownDrainMs: number;
   /** SHUTDOWN_TIMEOUT_MS: from SIGTERM, the process exits by then whatever is unfinished. */
   shutdownTimeoutMs: number;
+  /** RETENTION_DAYS: carts created before this many whole UTC days are removed on a schedule (0: never). */
+  retentionDays: number;
+  /** RETENTION_INTERVAL_SECONDS: how often the scheduled retention runs. */
+  retentionIntervalSeconds: number;
 }
 
 /** A bad setting: the message is one line naming the variable. */
@@ -260,6 +264,8 @@ export function loadConfig(env: Env = process.env): Config {
     wsCodeTtlSeconds: integer(env, 'WS_CODE_TTL_SECONDS', 300, 1, 86_400),
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
+    retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, 36_500),
+    retentionIntervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 1, 604_800),
     logLevel,
     logFormat,
     bodyLimit: 1024 * 1024,

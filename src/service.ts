@@ -10,6 +10,7 @@ import { type Database, openDatabase } from './db/client.js';
 import { configurationError, isDatabaseUnavailable } from './db/errors.js';
 import type { App, Deps } from './deps.js';
 import { logStream } from './log.js';
+import { scheduleRetention } from './retention/schedule.js';
 import { UpstreamClient } from './upstream/client.js';
 
 export interface Service {
@@ -76,6 +77,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.inMemory ? undefined : config.dataDir,
+    lockRole: 'the service',
     poolSize: config.databasePoolSize,
     poolTimeoutMs: config.databasePoolTimeoutMs,
     statementTimeoutMs: config.databaseStatementTimeoutMs,
@@ -124,6 +126,15 @@ export async function startService(config: Config, options: ServiceOptions = {})
     },
     'listening',
   );
+  const retention =
+    config.retentionDays > 0
+      ? scheduleRetention(database, {
+          days: config.retentionDays,
+          intervalSeconds: config.retentionIntervalSeconds,
+          clock: deps.clock,
+          log,
+        })
+      : undefined;
   let stopping: Promise<void> | undefined;
   return {
     app,
@@ -138,6 +149,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
         }
         // Closes WebSockets with 1001 and the notifier buildApp made from config.
         await app.close();
+        await retention?.stop();
         await upstream.close();
         await simulator?.close();
         await database.close();

@@ -2,8 +2,10 @@ import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError } from 'commander';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
-import { type Db, openDatabase } from '../db/client.js';
+import { type Database, type Db, openDatabase } from '../db/client.js';
+import { runRetention } from '../retention/logic.js';
 import { exportAudit } from './audit-export.js';
+import { backupPglite, hasDatabase, restorePglite, schemaStatus } from './backup.js';
 import {
   AdminError,
   grantRole,
@@ -16,23 +18,47 @@ import {
   upsertStore,
 } from './commands.js';
 import { seedDemoCarts } from './demo-carts.js';
+import { eraseUser, exportUser } from './personal-data.js';
 
-/** Opens the configured database, migrates it (a fresh DATA_DIR works), runs, closes. */
-async function withDb(run: (db: Db) => Promise<string>): Promise<void> {
+/**
+ * Opens the configured database, migrates it (a fresh DATA_DIR works) unless told not to,
+ * runs, closes. The embedded database is refused while the service holds DATA_DIR.
+ */
+async function withDatabase(
+  command: string,
+  run: (database: Database) => Promise<string>,
+  options: { migrate?: boolean } = {},
+): Promise<void> {
   const config = loadConfig();
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.inMemory ? undefined : config.dataDir,
     pooler: config.databasePooler,
     migrationUrl: config.databaseMigrationUrl,
+    lockRole: `ordering-admin ${command}`,
   });
   try {
-    await database.migrate();
-    const message = await run(database.db);
+    if (options.migrate !== false) await database.migrate();
+    const message = await run(database);
     process.stdout.write(`${message}\n`);
   } finally {
     await database.close().catch(() => {});
   }
+}
+
+const withDb = (run: (db: Db) => Promise<string>) =>
+  withDatabase(process.argv.slice(2, 4).join(' '), (database) => run(database.db));
+
+/** The embedded database's DATA_DIR, or an AdminError saying what to use instead. */
+function embeddedDataDir(command: string): string {
+  const config = loadConfig();
+  if (config.databaseUrl) {
+    throw new AdminError(
+      `${command} is for the embedded database; with DATABASE_URL use pg_dump -Fc / pg_restore (docs/operations.md), then check-schema`,
+    );
+  }
+  if (config.inMemory) throw new AdminError(`${command}: DATABASE_URL=memory:// keeps nothing`);
+  return config.dataDir;
 }
 
 function readJson(file: string): unknown {
@@ -56,6 +82,15 @@ function nonNegativeInteger(value: string): number {
   return Number(value);
 }
 
+function positiveInteger(option: string, value: string): number {
+  if (!/^\d+$/.test(value) || Number(value) < 1 || Number(value) > 1_000_000) {
+    throw new AdminError(
+      `${option} must be an integer from 1 to 1000000, got ${JSON.stringify(value)}`,
+    );
+  }
+  return Number(value);
+}
+
 function buildProgram(): Command {
   const program = new Command('ordering-admin')
     .description('Administration of the ordering service database')
@@ -68,6 +103,49 @@ function buildProgram(): Command {
     .command('migrate')
     .description('apply pending migrations')
     .action(() => withDb(async () => 'migrations applied'));
+
+  program
+    .command('check-schema')
+    .description('exit 0 only when the database is at the schema this release expects')
+    .action(() => {
+      const config = loadConfig();
+      // Opening an empty DATA_DIR would create a database: say there is none instead.
+      if (!config.databaseUrl && !config.inMemory && !hasDatabase(config.dataDir)) {
+        throw new AdminError(`no embedded database in ${config.dataDir}`);
+      }
+      return withDatabase(
+        'check-schema',
+        async (database) => {
+          const status = await schemaStatus(database);
+          if (!status.ok) throw new AdminError(status.message);
+          return status.message;
+        },
+        { migrate: false },
+      );
+    });
+
+  program
+    .command('backup')
+    .description('back up the embedded database (DATA_DIR) to a file; the service must be stopped')
+    .argument('<file>')
+    .action(async (file: string) => {
+      const bytes = await backupPglite(embeddedDataDir('backup'), file);
+      process.stdout.write(`backed up the embedded database to ${file} (${bytes} bytes)\n`);
+    });
+
+  program
+    .command('restore')
+    .description('restore the embedded database (DATA_DIR) from a backup file')
+    .argument('<file>')
+    .option('--replace', 'keep an existing database aside (pglite.replaced-<time>) and restore')
+    .action(async (file: string, opts: { replace?: boolean }) => {
+      const result = await restorePglite(embeddedDataDir('restore'), file, {
+        replace: opts.replace,
+        now: new Date(),
+      });
+      const aside = result.replacedTo ? `; the previous database kept in ${result.replacedTo}` : '';
+      process.stdout.write(`restored ${file}${aside}; ${result.schema.message}\n`);
+    });
 
   const usersCmd = program.command('users').description('user roles');
   usersCmd
@@ -92,6 +170,46 @@ function buildProgram(): Command {
         return `revoked ${r} from ${username}`;
       }),
     );
+
+  usersCmd
+    .command('export')
+    .description('print everything held about a user as one JSON document')
+    .argument('<username>')
+    .action((username: string) =>
+      withDb(async (db) => {
+        const document = await exportUser(db, username, new Date().toISOString());
+        return JSON.stringify(document, null, 2);
+      }),
+    );
+  usersCmd
+    .command('erase')
+    .description('erase a user: personal fields, lists, sessions; bookkeeping kept without them')
+    .argument('<username>')
+    .action((username: string) =>
+      withDb(async (db) => {
+        const done = await eraseUser(db, username);
+        return `erased ${username}: now ${done.tombstone}; ${done.shoppingLists} shopping lists deleted, ${done.carts} carts kept without the person`;
+      }),
+    );
+
+  program
+    .command('retention')
+    .description('remove carts (lines, checkouts, control links) created before the period')
+    .requiredOption('--older-than <days>', 'keep this many whole UTC days before today')
+    .option('--batch-size <n>', 'carts per transaction', '1000')
+    .action((opts: { olderThan: string; batchSize: string }) => {
+      const days = positiveInteger('--older-than', opts.olderThan);
+      const batchSize = positiveInteger('--batch-size', opts.batchSize);
+      return withDatabase('retention', async (database) => {
+        const r = await runRetention(database, {
+          days,
+          batchSize,
+          nowMicros: systemClock.nowMicros(),
+        });
+        if (r.busy) throw new AdminError('another retention run holds the lock; try again later');
+        return `removed ${r.carts} carts, ${r.controls} controls, ${r.randomDraws} random-control draws, ${r.restoreCodes} restore codes created before ${r.cutoff} (${r.batches} batches)`;
+      });
+    });
 
   const storesCmd = program.command('stores').description('stores');
   storesCmd

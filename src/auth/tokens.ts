@@ -98,7 +98,8 @@ export class TokenService {
   ): Promise<string | 'unknown_user' | 'window_passed'> {
     const claims = this.verify(token);
     const user = await findUser(Number(claims.sub));
-    if (!user) return 'unknown_user';
+    // An erased user keeps the row under a tombstone name: the token names someone gone.
+    if (!user || user.username !== claims.username) return 'unknown_user';
     if (this.nowSeconds() > claims.orig_iat + this.refreshWindowSeconds) return 'window_passed';
     return this.issue(user, claims.orig_iat);
   }

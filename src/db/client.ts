@@ -8,6 +8,7 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { lockDataDir } from './data-dir-lock.js';
 import { GuardedPool, sessionSettings } from './pool.js';
 import * as schema from './schema.js';
 import type { Run, Statement } from './statement.js';
@@ -45,6 +46,8 @@ export interface Database {
   /** Statements in one transaction: committed (verified) when `work` resolves, else rolled back. */
   transaction<T>(work: (run: Run) => Promise<T>): Promise<T>;
   migrate(): Promise<void>;
+  /** Embedded only: the data directory as a gzipped tarball, taken inside this process. */
+  dumpDataDir?(): Promise<Blob | File>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -56,6 +59,8 @@ export interface DatabaseOptions {
   dataDir?: string;
   /** Embedded: start from a dumped data dir (tests start from a migrated snapshot). */
   loadDataDir?: Blob | File;
+  /** Embedded with a dataDir: who holds its lock, named to a second opener it refuses. */
+  lockRole?: string;
   /** Server: pool size. */
   poolSize?: number;
   /** Server: bound on the wait for a pool connection (queue plus connecting). */
@@ -75,7 +80,7 @@ export interface DatabaseOptions {
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.url) return openPostgres(options.url, options);
-  return openPglite(options.dataDir, options.loadDataDir);
+  return openPglite(options.dataDir, options.loadDataDir, options.lockRole);
 }
 
 /** Two instances starting together must not both apply the same migration. */
@@ -196,19 +201,28 @@ async function applyMigrations(client: pg.Client): Promise<void> {
 async function openPglite(
   dataDir: string | undefined,
   loadDataDir?: Blob | File,
+  lockRole = 'another process',
 ): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // Single-process: a second process on the same files would corrupt them.
+  const unlock = dataDir ? lockDataDir(dataDir, lockRole) : () => {};
   // Loaded only for the embedded database: a server-backed instance never holds it in memory.
   const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
-  const client = await PGlite.create({
-    dataDir: dataDir ? join(dataDir, 'pglite') : undefined,
-    loadDataDir,
-  });
-  await client.exec("set time zone 'UTC'");
+  let client: PGlite;
+  try {
+    client = await PGlite.create({
+      dataDir: dataDir ? join(dataDir, 'pglite') : undefined,
+      loadDataDir,
+    });
+    await client.exec("set time zone 'UTC'");
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const counter = { queries: 0 };
   const db = drizzlePglite(client, { schema, logger: countingLogger(counter) }) as unknown as Db;
   let closed = false;
@@ -238,8 +252,13 @@ async function openPglite(
     },
     close: async () => {
       closed = true;
-      await client.close();
+      try {
+        await client.close();
+      } finally {
+        unlock();
+      }
     },
+    dumpDataDir: () => client.dumpDataDir('gzip'),
   };
 }
 

@@ -292,7 +292,11 @@ export const shoppingLists = pgTable(
     cartId: integer('cart_id').references(() => carts.id, { onDelete: 'set null' }),
     created: ts('created').notNull(),
   },
-  (t) => [index('shopping_lists_user_created_idx').on(t.userId, t.created)],
+  (t) => [
+    index('shopping_lists_user_created_idx').on(t.userId, t.created),
+    // Deleting a cart (retention, src/retention/) sets cart_id null here: found by index.
+    index('shopping_lists_cart_idx').on(t.cartId),
+  ],
 );
 
 export const shoppingListItems = pgTable(

@@ -58,7 +58,7 @@ export function installAuth(app: FastifyInstance, tokens: TokenService, database
     if (level === 'public') return;
     const token = bearerToken(request.headers.authorization);
     if (!token) throw errors.notAuthenticated();
-    let claims: { sub: string };
+    let claims: { sub: string; username: string };
     try {
       claims = tokens.verify(token);
     } catch (error) {
@@ -66,7 +66,9 @@ export function installAuth(app: FastifyInstance, tokens: TokenService, database
       throw error;
     }
     const [user] = await database.run<AuthUser>(USER_BY_ID, [Number(claims.sub)]);
-    if (!user) throw errors.tokenNotValid('User not found.');
+    // A user's username never changes but when the user is erased (`users erase`, which
+    // keeps the row under a tombstone name): tokens issued before it name someone gone.
+    if (!user || user.username !== claims.username) throw errors.tokenNotValid('User not found.');
     if (level === 'staff' && !isStaff(user)) throw errors.permissionDenied();
     if (level === 'admin' && !user.isAdmin) throw errors.permissionDenied();
     request.authUser = user;

@@ -93,3 +93,51 @@ describe.concurrent('ordering-admin', () => {
     expect(run.stdout).not.toBe('');
   });
 });
+
+// After the concurrent ones: each of these spawns several commands in turn.
+describe('ordering-admin: personal data and retention', () => {
+  it('users export/erase refuse an unknown user with one line, also on PostgreSQL', {
+    timeout: 180_000,
+  }, async () => {
+    // A DATA_DIR of its own: one initdb, then each command opens it in about a second.
+    const dir = mkdtempSync(join(tmpdir(), 'ordering-admin-unknown-'));
+    const targets: Record<string, string>[] = [{ DATA_DIR: dir }];
+    if (process.env.TEST_DATABASE_URL)
+      targets.push({ DATABASE_URL: process.env.TEST_DATABASE_URL });
+    for (const env of targets) {
+      for (const action of ['export', 'erase']) {
+        const run = await admin(['users', action, 'nobody'], env);
+        expectOneErrorLine(run);
+        expect(run.stderr).toBe('error: unknown user "nobody"\n');
+      }
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('exports a user as one JSON document and runs retention', { timeout: 180_000 }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'ordering-admin-pd-'));
+    try {
+      const env = { DATA_DIR: dir };
+      expect((await admin(['users', 'grant', 'dora', 'staff'], env)).code).toBe(0);
+      const exported = await admin(['users', 'export', 'dora'], env);
+      expect(exported).toMatchObject({ code: 0, stderr: '' });
+      expect(JSON.parse(exported.stdout)).toMatchObject({
+        user: { username: 'dora', is_staff: true },
+        carts: [],
+      });
+      const retention = await admin(['retention', '--older-than', '30'], env);
+      expect(retention).toMatchObject({ code: 0, stderr: '' });
+      expect(retention.stdout).toMatch(
+        /^removed 0 carts, .* created before \d{4}-\d\d-\d\dT00:00:00.000Z/,
+      );
+      const bad = await admin(['retention', '--older-than', '0'], env);
+      expectOneErrorLine(bad);
+      expect(bad.stderr).toMatch(/--older-than must be an integer from 1/);
+      const erased = await admin(['users', 'erase', 'dora'], env);
+      expect(erased).toMatchObject({ code: 0, stderr: '' });
+      expect(erased.stdout).toMatch(/^erased dora: now erased:\d+;/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,1 @@
+CREATE INDEX "shopping_lists_cart_idx" ON "shopping_lists" USING btree ("cart_id");

@@ -1,0 +1,285 @@
+import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Db } from '../db/client.js';
+import {
+  carts,
+  checkouts,
+  controlCarts,
+  controls,
+  idempotencyKeys,
+  items,
+  memberships,
+  organizations,
+  randomControlDraws,
+  restoreCodes,
+  shoppingListItems,
+  shoppingLists,
+  stores,
+  users,
+  wsCodes,
+} from '../db/schema.js';
+import { AdminError } from './commands.js';
+
+/**
+ * What the service holds about one person, and its erasure (docs/decisions/0009). The ERP
+ * is the system of record for customers and orders; this covers the service's own tables.
+ */
+
+/** The username an erased user's row keeps: no ERP username holds a colon. */
+export const tombstone = (id: number) => `erased:${id}`;
+const isTombstone = (username: string) => /^erased:\d+$/.test(username);
+
+async function findUser(db: Db, username: string) {
+  const [user] = await db.select().from(users).where(eq(users.username, username));
+  if (!user) throw new AdminError(`unknown user ${JSON.stringify(username)}`);
+  return user;
+}
+
+/** Everything held about `username` as one JSON-ready document. */
+export async function exportUser(db: Db, username: string, nowIso: string) {
+  const user = await findUser(db, username);
+  const controller = alias(users, 'controller');
+  const subject = alias(users, 'subject');
+
+  const membershipRows = await db
+    .select({
+      organization_id: organizations.organizationId,
+      code: organizations.code,
+      name: organizations.name,
+      favorite: memberships.favorite,
+    })
+    .from(memberships)
+    .innerJoin(organizations, eq(organizations.id, memberships.organizationId))
+    .where(eq(memberships.userId, user.id))
+    .orderBy(asc(organizations.organizationId));
+
+  const cartRows = await db
+    .select({
+      id: carts.id,
+      created: carts.created,
+      last_activity: carts.lastActivity,
+      store: stores.gln,
+      organization: organizations.organizationId,
+      customer_order_number: carts.customerOrderNumber,
+      order_mark: carts.orderMark,
+      reference: carts.reference,
+      items_count: carts.itemsCount,
+      total_quantity: carts.totalQuantity,
+      checked_out: carts.checkedOut,
+      checkout_availability_error: carts.checkoutAvailabilityError,
+    })
+    .from(carts)
+    .innerJoin(organizations, eq(organizations.id, carts.organizationId))
+    .leftJoin(stores, eq(stores.id, carts.storeId))
+    .where(eq(carts.userId, user.id))
+    .orderBy(asc(carts.id));
+  const cartIds = cartRows.map((c) => c.id);
+  const lineRows = cartIds.length
+    ? await db
+        .select({
+          id: items.id,
+          cart: items.cartId,
+          part_number: items.partNumber,
+          quantity: items.quantity,
+          created: items.created,
+        })
+        .from(items)
+        .where(inArray(items.cartId, cartIds))
+        .orderBy(asc(items.id))
+    : [];
+  const checkoutRows = cartIds.length
+    ? await db
+        .select({
+          cart: checkouts.cartId,
+          created: checkouts.created,
+          order_id: checkouts.orderId,
+          order_number: checkouts.orderNumber,
+          timed_out: checkouts.timedOut,
+        })
+        .from(checkouts)
+        .where(inArray(checkouts.cartId, cartIds))
+    : [];
+
+  const controlRows = await db
+    .select({
+      id: controls.id,
+      created: controls.created,
+      status: controls.status,
+      verified_at: controls.verifiedAt,
+      is_random: controls.isRandom,
+      store: stores.gln,
+      user: subject.username,
+      controller: controller.username,
+      userId: controls.userId,
+    })
+    .from(controls)
+    .innerJoin(stores, eq(stores.id, controls.storeId))
+    .innerJoin(subject, eq(subject.id, controls.userId))
+    .leftJoin(controller, eq(controller.id, controls.controllerId))
+    .where(or(eq(controls.userId, user.id), eq(controls.controllerId, user.id)))
+    .orderBy(asc(controls.id));
+  const links = controlRows.length
+    ? await db
+        .select()
+        .from(controlCarts)
+        .where(
+          inArray(
+            controlCarts.controlId,
+            controlRows.map((c) => c.id),
+          ),
+        )
+        .orderBy(asc(controlCarts.cartId))
+    : [];
+  const control = ({ userId: _, ...row }: (typeof controlRows)[number]) => ({
+    ...row,
+    carts: links.filter((l) => l.controlId === row.id).map((l) => l.cartId),
+  });
+
+  const listRows = await db
+    .select({
+      id: shoppingLists.id,
+      name: shoppingLists.name,
+      cart: shoppingLists.cartId,
+      created: shoppingLists.created,
+    })
+    .from(shoppingLists)
+    .where(eq(shoppingLists.userId, user.id))
+    .orderBy(asc(shoppingLists.id));
+  const listItemRows = listRows.length
+    ? await db
+        .select({
+          id: shoppingListItems.id,
+          list: shoppingListItems.shoppingListId,
+          name: shoppingListItems.name,
+          quantity: shoppingListItems.quantity,
+          scanned: shoppingListItems.scanned,
+          created: shoppingListItems.created,
+        })
+        .from(shoppingListItems)
+        .where(
+          inArray(
+            shoppingListItems.shoppingListId,
+            listRows.map((l) => l.id),
+          ),
+        )
+        .orderBy(asc(shoppingListItems.id))
+    : [];
+
+  // Metadata only: a code's hash is a secret's, whatever its age.
+  const codeRows = await db
+    .select({
+      variant: restoreCodes.variant,
+      created: restoreCodes.created,
+      expires_at: restoreCodes.expiresAt,
+      used_at: restoreCodes.usedAt,
+    })
+    .from(restoreCodes)
+    .where(eq(restoreCodes.username, user.username))
+    .orderBy(asc(restoreCodes.id));
+  const drawRows = await db
+    .select({ store: stores.gln, day: randomControlDraws.day })
+    .from(randomControlDraws)
+    .innerJoin(stores, eq(stores.id, randomControlDraws.storeId))
+    .where(eq(randomControlDraws.userId, user.id))
+    .orderBy(asc(randomControlDraws.day));
+  // The key and what it was used for; the stored answer repeats the cart or line above.
+  const keyRows = await db
+    .select({
+      key: idempotencyKeys.key,
+      operation: idempotencyKeys.operation,
+      status: idempotencyKeys.status,
+      created: idempotencyKeys.created,
+    })
+    .from(idempotencyKeys)
+    .where(eq(idempotencyKeys.userId, user.id))
+    .orderBy(asc(idempotencyKeys.created));
+
+  return {
+    exported_at: nowIso,
+    user: {
+      id: user.id,
+      username: user.username,
+      email: user.email,
+      first_name: user.firstName,
+      last_name: user.lastName,
+      telephone: user.telephone,
+      reference: user.reference,
+      is_staff: user.isStaff,
+      is_admin: user.isAdmin,
+      created: user.created,
+      last_login: user.lastLogin,
+    },
+    memberships: membershipRows,
+    favorites: membershipRows.filter((m) => m.favorite).map((m) => m.organization_id),
+    carts: cartRows.map((cart) => {
+      const found = checkoutRows.find((c) => c.cart === cart.id);
+      return {
+        ...cart,
+        lines: lineRows.filter((l) => l.cart === cart.id).map(({ cart: _, ...line }) => line),
+        checkout: found ? { ...found, cart: undefined } : null,
+      };
+    }),
+    controls_about_user: controlRows.filter((c) => c.userId === user.id).map(control),
+    controls_by_user: controlRows.filter((c) => c.userId !== user.id).map(control),
+    shopping_lists: listRows.map((list) => ({
+      ...list,
+      items: listItemRows.filter((i) => i.list === list.id).map(({ list: _, ...item }) => item),
+    })),
+    restore_codes: codeRows,
+    random_control_draws: drawRows,
+    idempotency_keys: keyRows,
+  };
+}
+
+export interface Erasure {
+  id: number;
+  tombstone: string;
+  shoppingLists: number;
+  carts: number;
+}
+
+/**
+ * Erases a user in one transaction: the profile's personal fields emptied and the username
+ * replaced by a tombstone (tokens name the username, so every token issued before stops
+ * working: src/http/auth.ts), memberships, shopping lists, restore codes, notification
+ * codes and idempotency answers deleted; carts, lines, checkout records and controls kept
+ * for bookkeeping and for the statistics, owned by the tombstone, with the free-text mark
+ * and reference of each cart emptied. Counted cart columns are not touched: the rollups
+ * stay exact.
+ */
+export async function eraseUser(db: Db, username: string): Promise<Erasure> {
+  if (isTombstone(username)) throw new AdminError(`${username} is already erased`);
+  return db.transaction(async (tx) => {
+    const user = await findUser(tx, username);
+    const name = tombstone(user.id);
+    // MERGE sec-sessions: call endSessions(tx, user.id) here (src/auth/sessions.ts).
+    await tx
+      .update(users)
+      .set({
+        username: name,
+        email: '',
+        firstName: '',
+        lastName: '',
+        telephone: '',
+        reference: null,
+        isStaff: false,
+        isAdmin: false,
+        lastLogin: null,
+      })
+      .where(eq(users.id, user.id));
+    await tx.delete(memberships).where(eq(memberships.userId, user.id));
+    const lists = await tx
+      .delete(shoppingLists)
+      .where(eq(shoppingLists.userId, user.id))
+      .returning({ id: shoppingLists.id });
+    await tx.delete(restoreCodes).where(eq(restoreCodes.username, user.username));
+    await tx.delete(wsCodes).where(eq(wsCodes.userId, user.id));
+    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, user.id));
+    const kept = await tx
+      .update(carts)
+      .set({ orderMark: '', reference: null })
+      .where(and(eq(carts.userId, user.id)))
+      .returning({ id: carts.id });
+    return { id: user.id, tombstone: name, shoppingLists: lists.length, carts: kept.length };
+  });
+}

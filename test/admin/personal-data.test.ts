@@ -1,0 +1,152 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminError } from '../../src/admin/commands.js';
+import { eraseUser, exportUser } from '../../src/admin/personal-data.js';
+import { carts, checkouts, restoreCodes, shoppingLists, users } from '../../src/db/schema.js';
+import { startTestApp, type TestContext } from '../helpers/app.js';
+import { makeShopData, rollupsAndFresh, snapshot } from './shop-data.js';
+
+/**
+ * Export and erasure of one person's data (decision 0009), on the demo shop's data made
+ * through the API; run on PGlite and, with TEST_DATABASE_URL, on PostgreSQL.
+ */
+let ctx: TestContext;
+let people: Awaited<ReturnType<typeof makeShopData>>;
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  const { seedDemo } = await import('../../src/admin/commands.js');
+  await seedDemo(ctx.database.db, ctx.clock.nowMicros());
+  people = await makeShopData(ctx);
+});
+afterAll(() => ctx?.close());
+
+async function staffFigures() {
+  const carla = await ctx.login('carla');
+  const get = async (path: string) => (await ctx.request('GET', path, { token: carla.token })).body;
+  return {
+    stats: await get('/api/v1/carts/stats/'),
+    series: await get('/api/v1/carts/time-series/?aggregate=items'),
+    count: (await get('/api/v1/carts/')).count,
+  };
+}
+
+describe('users export', () => {
+  it('holds the profile, carts with lines and checkouts, controls, lists, favourites, restore codes without hashes', async () => {
+    const doc = await exportUser(ctx.database.db, 'anna', '2026-03-02T10:00:00.000Z');
+    expect(doc.user).toMatchObject({ id: people.anna.id, username: 'anna' });
+    expect(doc.user.email).toMatch(/@/);
+    expect(doc.memberships.length).toBeGreaterThan(0);
+    expect(doc.favorites).toEqual([people.anna.organization]);
+    expect(doc.carts).toHaveLength(3);
+    const checkedOut = doc.carts.filter((c) => c.checked_out);
+    expect(checkedOut).toHaveLength(2);
+    for (const cart of checkedOut) expect(cart.checkout?.order_number).toBeTruthy();
+    expect(doc.carts.flatMap((c) => c.lines.map((l) => [l.part_number, l.quantity]))).toEqual(
+      expect.arrayContaining([
+        ['P-1', 2],
+        ['P-2', 5],
+        ['P-3', 1],
+        ['P-2', 4],
+      ]),
+    );
+    expect(doc.controls_about_user).toHaveLength(1);
+    expect(doc.controls_about_user[0]).toMatchObject({ user: 'anna', controller: 'carla' });
+    expect(doc.controls_about_user[0].carts.length).toBeGreaterThan(0);
+    expect(doc.shopping_lists).toEqual([
+      expect.objectContaining({ name: 'Monday', items: [expect.anything(), expect.anything()] }),
+    ]);
+    expect(doc.restore_codes).toEqual([
+      {
+        variant: expect.any(String),
+        created: expect.any(String),
+        expires_at: expect.any(String),
+        used_at: null,
+      },
+    ]);
+    const text = JSON.stringify(doc);
+    const [code] = await ctx.database.db.select().from(restoreCodes);
+    expect(text).not.toContain(code.codeHash);
+    expect(text).not.toMatch(/hash/i);
+
+    // The controller's side: carla's export lists the control she made.
+    const carla = await exportUser(ctx.database.db, 'carla', '2026-03-02T10:00:00.000Z');
+    expect(carla.controls_by_user).toEqual([expect.objectContaining({ user: 'anna' })]);
+  });
+
+  it('refuses an unknown user', async () => {
+    await expect(exportUser(ctx.database.db, 'nobody', 'x')).rejects.toThrow(
+      new AdminError('unknown user "nobody"'),
+    );
+  });
+});
+
+describe('users erase', () => {
+  it('empties the profile, ends sessions, deletes lists; keeps bookkeeping; the figures stay exact', async () => {
+    const before = await snapshot(ctx.database);
+    const figures = await staffFigures();
+    const still = await ctx.request('GET', '/api/v1/users/me/', { token: people.anna.token });
+    expect(still.status).toBe(200);
+
+    const done = await eraseUser(ctx.database.db, 'anna');
+    expect(done).toEqual({
+      id: people.anna.id,
+      tombstone: `erased:${people.anna.id}`,
+      shoppingLists: 1,
+      carts: 3,
+    });
+
+    const [row] = await ctx.database.db.select().from(users).where(eq(users.id, people.anna.id));
+    expect(row).toMatchObject({
+      username: `erased:${people.anna.id}`,
+      email: '',
+      firstName: '',
+      lastName: '',
+      telephone: '',
+      reference: null,
+      lastLogin: null,
+    });
+    // Her tokens no longer work, nor refresh.
+    const gone = await ctx.request('GET', '/api/v1/users/me/', { token: people.anna.token });
+    expect(gone.status).toBe(401);
+    const refresh = await ctx.request('POST', '/api/v1/auth/jwt/refresh/', {
+      body: { token: people.anna.token },
+    });
+    expect(refresh.status).toBe(400);
+
+    const after = await snapshot(ctx.database);
+    expect(
+      await ctx.database.db.select().from(shoppingLists).where(eq(shoppingLists.userId, row.id)),
+    ).toEqual([]);
+    expect(after.restore_codes).toEqual([]);
+    expect(after.memberships.length).toBeLessThan(before.memberships.length);
+    // Carts, lines, checkout records (order numbers) and controls stay, owned by the tombstone.
+    expect(after.carts.length).toBe(before.carts.length);
+    expect(after.items).toEqual(before.items);
+    expect(after.checkouts).toEqual(before.checkouts);
+    expect(after.controls).toEqual(before.controls);
+    const kept = await ctx.database.db
+      .select({ mark: carts.orderMark, order: checkouts.orderNumber })
+      .from(carts)
+      .innerJoin(checkouts, eq(checkouts.cartId, carts.id))
+      .where(eq(carts.userId, row.id));
+    expect(kept).toHaveLength(2);
+    for (const cart of kept) expect(cart).toEqual({ mark: '', order: expect.any(String) });
+    expect(after.cart_rollups).toEqual(before.cart_rollups);
+    const { stored, fresh } = await rollupsAndFresh(ctx.database);
+    expect(stored).toEqual(fresh);
+    expect(await staffFigures()).toEqual(figures);
+    // Bruno's data is untouched.
+    expect((await exportUser(ctx.database.db, 'bruno', 'x')).shopping_lists).toHaveLength(1);
+
+    await expect(exportUser(ctx.database.db, 'anna', 'x')).rejects.toThrow(/unknown user "anna"/);
+    await expect(eraseUser(ctx.database.db, 'anna')).rejects.toThrow(/unknown user "anna"/);
+    await expect(eraseUser(ctx.database.db, row.username)).rejects.toThrow(/already erased/);
+
+    // Logging in again through the ERP makes a new, empty local record.
+    const again = await ctx.login('anna');
+    expect(again.userId).not.toBe(row.id);
+    const mine = await ctx.request('GET', '/api/v1/carts/', { token: again.token });
+    expect(mine.body.count).toBe(0);
+  });
+});
