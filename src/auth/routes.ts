@@ -48,7 +48,9 @@ export default async function authRoutes(app: App): Promise<void> {
           'Answers a new token with a new `exp` and the same `orig_iat`. Refused with 400 ' +
           '`{"non_field_errors": ["..."]}`, as djangorestframework-jwt answers: a token that ' +
           'does not verify or has expired (`Signature has expired.`), the token of a user that ' +
-          "no longer exists (`User doesn't exist.`), and one past `orig_iat + " +
+          "no longer exists (`User doesn't exist.`), a token issued before the user's password " +
+          'was changed or reset (`Session ended (password changed or reset): log in again.`), ' +
+          'and one past `orig_iat + ' +
           'JWT_REFRESH_WINDOW_SECONDS` (`Refresh has expired.`).',
         body: RefreshBodySchema,
         response: { 200: RefreshAnswerSchema },

@@ -25,7 +25,8 @@ const PAGE =
   'The page of the e-mailed password-restore link (variant B): HTML, errors included, ' +
   'outside `/api/v1/`. GET shows a form (404 page when the link is unknown, expired or ' +
   'used); the form posts `application/x-www-form-urlencoded` `password` and ' +
-  '`repeat_password` to the same URL: 200 page when the password is set; 400 page with ' +
+  '`repeat_password` to the same URL: 200 page when the password is set (every token of ' +
+  'the user issued before is then refused); 400 page with ' +
   'the form again for a mismatch (the code is not spent) or a password outside 8 to 128 ' +
   'characters; 400 page for an expired or used link. Rate-limited per client address with ' +
   'the restore endpoints (429 page with `Retry-After`).';

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
 import { and, eq, gt, isNull, lte } from 'drizzle-orm';
+import { endSessions } from '../auth/sessions.js';
 import { type Clock, formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { restoreCodes } from '../db/schema.js';
@@ -105,6 +106,7 @@ export async function redeem(
     throw error;
   }
   if (!set) return false;
+  await endSessions(db, { username: claimed.username });
   await db
     .update(restoreCodes)
     .set({ usedAt: now })
