@@ -1,4 +1,5 @@
 import type { App } from '../deps.js';
+import { noStore } from '../http/no-store.js';
 import { usersContext } from '../users/context.js';
 import { limitBy } from '../users/throttle.js';
 import { logIn, refreshToken } from './logic.js';
@@ -18,6 +19,7 @@ export default async function authRoutes(app: App): Promise<void> {
     '/auth/jwt/token/',
     {
       config: { auth: 'public', upstream: 'no-token' },
+      onSend: noStore,
       // Per client address and per username; separate from the restore counters.
       preValidation: limitBy(throttle, 'login', 'username'),
       schema: {
@@ -41,6 +43,7 @@ export default async function authRoutes(app: App): Promise<void> {
     '/auth/jwt/refresh/',
     {
       config: { auth: 'public' },
+      onSend: noStore,
       schema: {
         tags: ['auth'],
         summary: 'Refresh a still valid access token (within the refresh window)',

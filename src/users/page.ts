@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
+import { NO_STORE_HEADERS } from '../http/no-store.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import { usersContext } from './context.js';
 import { donePage, errorPage, expiredPage, formPage } from './html.js';
@@ -11,7 +12,8 @@ import { limitBy } from './throttle.js';
 
 const PAGE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
-  'cache-control': 'no-store',
+  // The page's URL holds the code: no cache keeps the page or its answer.
+  ...NO_STORE_HEADERS,
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
