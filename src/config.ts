@@ -23,6 +23,10 @@ export interface Config {
   mailFrom: string;
   restoreCodeTtlSeconds: number;
   wsCodeTtlSeconds: number;
+  /** WS_MAX_PER_USER: a user's notification sockets on one instance; the oldest is closed past it. */
+  wsMaxPerUser: number;
+  /** WS_MAX_CONNECTIONS: notification sockets on one instance; a new one is refused past it. */
+  wsMaxConnections: number;
   authRateLimitPerMinute: number;
   trustProxy: boolean | number | string | undefined;
   logLevel: string;
@@ -195,6 +199,8 @@ export function loadConfig(env: Env = process.env): Config {
     mailFrom,
     restoreCodeTtlSeconds: integer(env, 'RESTORE_CODE_TTL_SECONDS', 3600, 1, 31_536_000),
     wsCodeTtlSeconds: integer(env, 'WS_CODE_TTL_SECONDS', 300, 1, 86_400),
+    wsMaxPerUser: integer(env, 'WS_MAX_PER_USER', 10, 1, 1000),
+    wsMaxConnections: integer(env, 'WS_MAX_CONNECTIONS', 2000, 1, 1_000_000),
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel,

@@ -34,7 +34,13 @@ export default async function notificationRoutes(app: App): Promise<void> {
           'whichever instance it is. Delivery is best effort: there is no replay of ' +
           'messages sent while a client was not connected. The server pings every 30 s and ' +
           'drops a connection that did not answer the previous ping (standard WebSocket ' +
-          'clients answer pings on their own). On shutdown connections are closed with ' +
+          'clients answer pings on their own). A user holds at most `WS_MAX_PER_USER` ' +
+          '(default 10) connections on one instance: a newer one closes the oldest with code ' +
+          '4429 (too many connections). An instance holds at most `WS_MAX_CONNECTIONS` ' +
+          '(default 2000): past it the upgrade is refused with HTTP 503 ' +
+          '`{"detail", "code": "too_many_connections"}` and `Retry-After` (the code is not ' +
+          'spent), or, for connections accepted together, the socket is closed with 1013 ' +
+          '(try again later). On shutdown connections are closed with ' +
           'code 1001 (going away): reconnect with a new code.',
         response: { 201: CodeAnswerSchema },
       },
