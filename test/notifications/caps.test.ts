@@ -96,20 +96,22 @@ describe('WebSocket connections per user and per instance', () => {
     ctx.database.db = new Proxy(real, {
       get(target, name, receiver) {
         if (name !== 'delete') return Reflect.get(target, name, receiver);
-        return (...args: Parameters<typeof real.delete>) => {
+        // redeemCode's chain, delete(table).where(condition).returning(fields), run at the gate.
+        const chain = target as unknown as {
+          delete(...a: unknown[]): {
+            where(...a: unknown[]): { returning(...a: unknown[]): Promise<unknown> };
+          };
+        };
+        return (...table: unknown[]) => {
           held++;
-          // redeemCode's chain: delete(table).where(condition).returning(fields).
           return {
-            // biome-ignore lint/suspicious/noExplicitAny: the builder's arguments, passed on
-            where: (...where: any[]) => ({
-              // biome-ignore lint/suspicious/noExplicitAny: as above
-              returning: (...fields: any[]) =>
+            where: (...condition: unknown[]) => ({
+              returning: (...fields: unknown[]) =>
                 gate.then(() =>
-                  target
-                    .delete(...args)
-                    // biome-ignore lint/suspicious/noExplicitAny: as above
-                    .where(...(where as [any]))
-                    .returning(...(fields as [any])),
+                  chain
+                    .delete(...table)
+                    .where(...condition)
+                    .returning(...fields),
                 ),
             }),
           };
