@@ -173,6 +173,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`MAIL_FROM must be an e-mail address, got ${shown(mailFrom)}`);
   }
   const upstreamUrl = url(env, 'UPSTREAM_URL', ['http:', 'https:']);
+  // Without it the bundled ERP simulator runs, with demo accounts anyone can log in with
+  // (an administrator among them): a development choice only.
+  if (production && !upstreamUrl) {
+    throw new ConfigError(
+      'UPSTREAM_URL is required when NODE_ENV=production (the bundled ERP simulator with its demo accounts runs only outside production)',
+    );
+  }
   const upstreamAdminUsername = env.UPSTREAM_ADMIN_USERNAME || undefined;
   const upstreamAdminPassword = env.UPSTREAM_ADMIN_PASSWORD || undefined;
   if (upstreamUrl && (!upstreamAdminUsername || !upstreamAdminPassword)) {

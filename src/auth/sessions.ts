@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
-import { users } from '../db/schema.js';
+import { users, wsCodes } from '../db/schema.js';
 
 /** The message refusing a token whose session was ended (401 on use, 400 on refresh). */
 export const SESSION_ENDED = 'Session ended (password changed or reset): log in again.';
@@ -14,8 +14,11 @@ export const SESSION_ENDED = 'Session ended (password changed or reset): log in 
  * Called on a password change or reset, and by the erasure of a user's personal data.
  */
 export async function endSessions(db: Db | Tx, user: number | { username: string }): Promise<void> {
-  await db
+  const [row] = await db
     .update(users)
     .set({ sessionGeneration: sql`${users.sessionGeneration} + 1` })
-    .where(typeof user === 'number' ? eq(users.id, user) : eq(users.username, user.username));
+    .where(typeof user === 'number' ? eq(users.id, user) : eq(users.username, user.username))
+    .returning({ id: users.id });
+  // Connection codes issued to the old sessions die with them (they open a socket for 5 min).
+  if (row) await db.delete(wsCodes).where(eq(wsCodes.userId, row.id));
 }
