@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
 import { addSimUser } from '../helpers/fixtures.js';
 import { codeIn, linkIn, type SmtpReceiver, startSmtpReceiver } from '../mail/smtp.js';
+import { issueCode, refused, wsUrl } from '../notifications/client.js';
 
 /**
  * A token never outlives the password that issued it: after a password change, or a reset
@@ -74,6 +75,8 @@ async function mailTo(to: string, action: () => Promise<unknown>) {
 describe('ending sessions with the password', () => {
   it('users/me/change-password/ ends every session issued before, the caller’s too', async () => {
     const { first, tokens } = await sessionsOf('hanna');
+    // A connection code issued before is spent with the sessions.
+    const code = await issueCode(ctx, first);
     const changed = await ctx.request('PATCH', '/api/v1/users/me/change-password/', {
       token: first.token,
       headers: { 'authorization-upstream': `Bearer ${first.upstreamToken}` },
@@ -81,6 +84,7 @@ describe('ending sessions with the password', () => {
     });
     expect(changed.status).toBe(200);
     await expectEnded(tokens, 'hanna', 'hanna-new-pass-1');
+    expect((await refused(wsUrl(ctx.url, code))).status).toBe(401);
   });
 
   it('a refused change (wrong current password) ends nothing', async () => {
