@@ -27,6 +27,10 @@ export interface Config {
   /** RESTORE_ATTEMPTS_PER_DAY: attempts at an account's codes (either variant) in 24 hours. */
   restoreAttemptsPerDay: number;
   wsCodeTtlSeconds: number;
+  /** WS_MAX_PER_USER: a user's notification sockets on one instance; the oldest is closed past it. */
+  wsMaxPerUser: number;
+  /** WS_MAX_CONNECTIONS: notification sockets on one instance; a new one is refused past it. */
+  wsMaxConnections: number;
   authRateLimitPerMinute: number;
   trustProxy: boolean | number | string | undefined;
   logLevel: string;
@@ -226,6 +230,13 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError(`MAIL_FROM must be an e-mail address, got ${shown(mailFrom)}`);
   }
   const upstreamUrl = url(env, 'UPSTREAM_URL', ['http:', 'https:']);
+  // Without it the bundled ERP simulator runs, with demo accounts anyone can log in with
+  // (an administrator among them): a development choice only.
+  if (production && !upstreamUrl) {
+    throw new ConfigError(
+      'UPSTREAM_URL is required when NODE_ENV=production (the bundled ERP simulator with its demo accounts runs only outside production)',
+    );
+  }
   const upstreamAdminUsername = env.UPSTREAM_ADMIN_USERNAME || undefined;
   const upstreamAdminPassword = env.UPSTREAM_ADMIN_PASSWORD || undefined;
   if (upstreamUrl && (!upstreamAdminUsername || !upstreamAdminPassword)) {
@@ -262,6 +273,8 @@ export function loadConfig(env: Env = process.env): Config {
     restoreCodesPerDay: integer(env, 'RESTORE_CODES_PER_DAY', 5, 1, 1000),
     restoreAttemptsPerDay: integer(env, 'RESTORE_ATTEMPTS_PER_DAY', 10, 1, 1000),
     wsCodeTtlSeconds: integer(env, 'WS_CODE_TTL_SECONDS', 300, 1, 86_400),
+    wsMaxPerUser: integer(env, 'WS_MAX_PER_USER', 10, 1, 1000),
+    wsMaxConnections: integer(env, 'WS_MAX_CONNECTIONS', 2000, 1, 1_000_000),
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
     trustProxy: trustProxy(env.TRUST_PROXY),
     retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, 36_500),

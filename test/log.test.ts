@@ -11,7 +11,16 @@ import { until } from './helpers/wait.js';
  */
 
 const format = (env: Record<string, string>, tty: boolean) =>
-  logFormat(loadConfig({ JWT_SECRET: 'log-test-secret-log-test-secret', ...env }), tty);
+  logFormat(
+    loadConfig({
+      JWT_SECRET: 'log-test-secret-log-test-secret',
+      UPSTREAM_URL: 'http://erp.example.com',
+      UPSTREAM_ADMIN_USERNAME: 'svc',
+      UPSTREAM_ADMIN_PASSWORD: 'svc-password',
+      ...env,
+    }),
+    tty,
+  );
 
 describe('the log format', () => {
   it('is pretty only at a terminal outside production, unless LOG_FORMAT says', () => {
@@ -62,7 +71,8 @@ async function startupOutputAtTerminal(env: Record<string, string>): Promise<str
   const exited = once(child, 'exit');
   await until(
     // The whole line: a line cut short would not parse.
-    () => /demo logins[^\n]*\n/.test(output) || child.exitCode !== null,
+    // Development: the demo logins follow `listening`; production has no simulator.
+    () => /(demo logins|"msg":"listening")[^\n]*\n/.test(output) || child.exitCode !== null,
     'the service logs its start',
     30_000,
   );
@@ -91,6 +101,10 @@ describe('the service at a terminal', () => {
     const output = await startupOutputAtTerminal({
       NODE_ENV: 'production',
       JWT_SECRET: 'log-test-secret-log-test-secret',
+      // Production needs an ERP address; nothing is asked of it at start.
+      UPSTREAM_URL: 'http://127.0.0.1:9',
+      UPSTREAM_ADMIN_USERNAME: 'svc',
+      UPSTREAM_ADMIN_PASSWORD: 'svc-password',
     });
     const lines = output.split(/\r?\n/).filter((line) => line.trim() !== '');
     expect(lines.length, output).toBeGreaterThan(1);

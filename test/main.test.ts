@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../erp-simulator/data.js';
 import { type Simulator, startSimulator } from '../erp-simulator/server.js';
-import { freePort, SERVICE_MAIN, startServiceProcess } from './helpers/process.js';
+import { freePort, runProcess, SERVICE_MAIN, startServiceProcess } from './helpers/process.js';
 
 let child: ChildProcess | undefined;
 let sim: Simulator | undefined;
@@ -88,6 +88,35 @@ describe('the service process (src/main.ts)', () => {
     for (const secret of [token, upstream_token, anna.password])
       expect(output).not.toContain(secret);
   }, 90_000);
+
+  it('refuses production without UPSTREAM_URL: one line naming it, no demo account, nothing listening', async () => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: 'production',
+      JWT_SECRET: 'production-secret-production-secret',
+      DATABASE_URL: 'memory://',
+      LOG_LEVEL: 'info',
+      PORT: String(port),
+    };
+    delete env.UPSTREAM_URL;
+    const run = await runProcess(process.execPath, [SERVICE_MAIN], { env });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.trim().split('\n')).toHaveLength(1);
+    expect(run.stderr).toMatch(/^error: UPSTREAM_URL is required when NODE_ENV=production/);
+    for (const user of DEMO_USERS) expect(run.stderr).not.toContain(user.password);
+    // The demo administrator has nowhere to log in.
+    const carla = DEMO_USERS.find((u) => u.username === 'carla')!;
+    const login = await fetch(
+      `http://127.0.0.1:${port}/api/v1/auth/jwt/token/`,
+      post({ username: carla.username, password: carla.password }),
+    ).then(
+      (response) => response.status,
+      () => 'refused',
+    );
+    expect(login).toBe('refused');
+  }, 30_000);
 
   it('refuses a bad setting with one line naming the variable', async () => {
     const bad = spawn(process.execPath, [SERVICE_MAIN], {

@@ -5,10 +5,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_STORE_GLNS, demoData } from '../erp-simulator/data.js';
+import { DEMO_SERVICE_ACCOUNT, DEMO_STORE_GLNS, demoData } from '../erp-simulator/data.js';
+import { type Simulator, startSimulator } from '../erp-simulator/server.js';
 import { createPostgresDatabase } from './helpers/db.js';
 import { sample } from './helpers/metrics.js';
-import { freePort, startServiceProcess } from './helpers/process.js';
+import { freePort, runProcess, startServiceProcess } from './helpers/process.js';
 import { until } from './helpers/wait.js';
 import { codeIn, type SmtpReceiver, startSmtpReceiver } from './mail/smtp.js';
 import { type Client, type Message, open, TIMESTAMP, wsUrl } from './notifications/client.js';
@@ -21,8 +22,9 @@ import { type Client, type Message, open, TIMESTAMP, wsUrl } from './notificatio
  * - random source and clock: the real ones (`secureRandom`, `systemClock`);
  * - notifier: in-process, or through Redis when TEST_REDIS_URL is set;
  * - mailer: SMTP, to a real SMTP server in this process;
- * - upstream: UPSTREAM_URL unset, so the bundled simulator with the demo data (seeded on
- *   start, as `npm start` does);
+ * - upstream: an ERP at UPSTREAM_URL, as production requires (the simulator, started by
+ *   this test as an ERP would run elsewhere, with its demo data; the demo stores seeded
+ *   with the admin command `seed demo`, as an operator would);
  * - database: an empty PostgreSQL database when TEST_DATABASE_URL is set, else the
  *   embedded one in a DATA_DIR; the service migrates it on start.
  */
@@ -55,6 +57,8 @@ const SETTINGS = [
   'RESTORE_CODES_PER_DAY',
   'RESTORE_ATTEMPTS_PER_DAY',
   'WS_CODE_TTL_SECONDS',
+  'WS_MAX_PER_USER',
+  'WS_MAX_CONNECTIONS',
   'AUTH_RATE_LIMIT_PER_MINUTE',
   'TRUST_PROXY',
   'LOG_LEVEL',
@@ -65,6 +69,7 @@ const SETTINGS = [
 
 let child: ChildProcess | undefined;
 let smtp: SmtpReceiver | undefined;
+let sim: Simulator | undefined;
 let socket: Client | undefined;
 let dataDir: string | undefined;
 let dropDatabase: (() => Promise<void>) | undefined;
@@ -77,6 +82,7 @@ afterAll(async () => {
     await exited;
   }
   await smtp?.close();
+  await sim?.close();
   await dropDatabase?.();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
@@ -127,13 +133,24 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
       env.DATA_DIR = dataDir;
     }
     if (process.env.TEST_REDIS_URL) env.REDIS_URL = process.env.TEST_REDIS_URL;
+    sim = await startSimulator();
+    Object.assign(env, {
+      UPSTREAM_URL: sim.url,
+      UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
+      UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
+    });
+    const seeded = await runProcess(process.execPath, ['bin/ordering-admin.js', 'seed', 'demo'], {
+      env,
+    });
+    expect(seeded.code, seeded.stderr).toBe(0);
 
     // `npm start` is `node dist/src/main.js`.
     const service = await startServiceProcess(env, port, '/readyz');
     child = service.child;
     const { exited } = service;
     // The start line with the upstream comes just after listening: wait for it, not a race.
-    await until(() => service.output().includes('simulator'), 'the bundled simulator is named');
+    await until(() => service.output().includes(sim!.url), 'the ERP address is named');
+    expect(service.output()).not.toContain('simulator');
 
     const call = async (method: string, path: string, token?: string, body?: unknown) => {
       const headers: Record<string, string> = {};
@@ -163,7 +180,7 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
       expect(micros(timestamp)).toBeLessThanOrEqual((Date.now() + 1000) * 1000);
     };
 
-    // Upstream (the bundled simulator) and the clock: a token issued now.
+    // Upstream (the ERP at UPSTREAM_URL) and the clock: a token issued now.
     const anna = await login(ANNA.username, ANNA.password);
     const claims = JSON.parse(Buffer.from(anna.split('.')[1], 'base64url').toString());
     expect(claims.iat * 1000).toBeGreaterThanOrEqual(started - 1000);

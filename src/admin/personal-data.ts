@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { endSessions } from '../auth/sessions.js';
 import type { Db } from '../db/client.js';
 import {
   carts,
@@ -252,7 +253,8 @@ export async function eraseUser(db: Db, username: string): Promise<Erasure> {
   return db.transaction(async (tx) => {
     const user = await findUser(tx, username);
     const name = tombstone(user.id);
-    // MERGE sec-sessions: call endSessions(tx, user.id) here (src/auth/sessions.ts).
+    // Every token and unused WebSocket code of the person dies with the erasure.
+    await endSessions(tx, user.id);
     await tx
       .update(users)
       .set({

@@ -3,8 +3,9 @@ import type { Db } from '../db/client.js';
 import { Invalid } from '../errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { LoginAnswer } from './schemas.js';
+import { SESSION_ENDED } from './sessions.js';
 import { TokenError, type TokenService } from './tokens.js';
-import { findTokenUser, syncUser } from './users.js';
+import { findTokenUser, storedSession, syncUser } from './users.js';
 
 export interface LoginDeps {
   db: Db;
@@ -23,12 +24,21 @@ export async function logIn(
   username: string,
   password: string,
 ): Promise<LoginAnswer> {
+  // The generation is read before the password is checked upstream: a password change or
+  // reset that ends the sessions while this login is under way also ends this one (a login
+  // with the old password must not outlive the change).
+  const before = await storedSession(db, username);
   const pair = await upstream.login(username, password);
   if (!pair) throw Invalid.nonField('Unable to log in with provided credentials.');
   const profile = await upstream.me(pair.access_token);
   const userId = await syncUser(db, profile, clock.nowMicros());
+  // A first login (or upstream spelling the username otherwise) had no row to read before.
+  const sessionGeneration =
+    before?.username === profile.username
+      ? before.sessionGeneration
+      : ((await findTokenUser(db, userId))?.sessionGeneration ?? 0);
   return {
-    token: tokens.issue({ id: userId, username: profile.username }),
+    token: tokens.issue({ id: userId, username: profile.username, sessionGeneration }),
     upstream_token: pair.access_token,
     upstream_refresh_token: pair.refresh_token,
   };
@@ -48,6 +58,7 @@ export async function refreshToken(db: Db, tokens: TokenService, token: string):
     throw error;
   }
   if (refreshed === 'unknown_user') throw Invalid.nonField("User doesn't exist.");
+  if (refreshed === 'session_ended') throw Invalid.nonField(SESSION_ENDED);
   if (refreshed === 'window_passed') throw Invalid.nonField('Refresh has expired.');
   return refreshed;
 }

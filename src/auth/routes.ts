@@ -1,4 +1,5 @@
 import type { App } from '../deps.js';
+import { noStore } from '../http/no-store.js';
 import { usersContext } from '../users/context.js';
 import { limitBy } from '../users/throttle.js';
 import { logIn, refreshToken } from './logic.js';
@@ -18,6 +19,7 @@ export default async function authRoutes(app: App): Promise<void> {
     '/auth/jwt/token/',
     {
       config: { auth: 'public', upstream: 'no-token' },
+      onSend: noStore,
       // Per client address and per username; separate from the restore counters.
       preValidation: limitBy(throttle, 'login', 'username'),
       schema: {
@@ -41,6 +43,7 @@ export default async function authRoutes(app: App): Promise<void> {
     '/auth/jwt/refresh/',
     {
       config: { auth: 'public' },
+      onSend: noStore,
       schema: {
         tags: ['auth'],
         summary: 'Refresh a still valid access token (within the refresh window)',
@@ -48,7 +51,9 @@ export default async function authRoutes(app: App): Promise<void> {
           'Answers a new token with a new `exp` and the same `orig_iat`. Refused with 400 ' +
           '`{"non_field_errors": ["..."]}`, as djangorestframework-jwt answers: a token that ' +
           'does not verify or has expired (`Signature has expired.`), the token of a user that ' +
-          "no longer exists (`User doesn't exist.`), and one past `orig_iat + " +
+          "no longer exists (`User doesn't exist.`), a token issued before the user's password " +
+          'was changed or reset (`Session ended (password changed or reset): log in again.`), ' +
+          'and one past `orig_iat + ' +
           'JWT_REFRESH_WINDOW_SECONDS` (`Refresh has expired.`).',
         body: RefreshBodySchema,
         response: { 200: RefreshAnswerSchema },

@@ -9,6 +9,19 @@ export interface Claims {
   exp: number;
   orig_iat: number;
   jti: string;
+  /**
+   * The user's session generation when the first token of the session was issued (kept
+   * across refresh): once the user's differs (password changed or reset), the token is
+   * refused. Tokens issued before the claim existed have none: read as 0.
+   */
+  gen: number;
+}
+
+/** The user a token is issued to: its session generation comes from the user row. */
+export interface TokenUser {
+  id: number;
+  username: string;
+  sessionGeneration: number;
 }
 
 export type TokenProblem = 'invalid' | 'expired';
@@ -20,7 +33,8 @@ export class TokenError extends Error {
 }
 
 /**
- * Access tokens of docs/http-contract.md: HS256 JWTs with sub, username, iat, exp, orig_iat, jti.
+ * Access tokens of docs/http-contract.md: HS256 JWTs with sub, username, iat, exp, orig_iat,
+ * jti and gen.
  * Expiry is checked against the injected clock, not the library's, so tests can move time.
  */
 export class TokenService {
@@ -47,7 +61,7 @@ export class TokenService {
     return Math.floor(this.clock.nowMicros() / 1_000_000);
   }
 
-  issue(user: { id: number; username: string }, origIat?: number): string {
+  issue(user: TokenUser, origIat?: number): string {
     const iat = this.nowSeconds();
     const claims: Claims = {
       sub: String(user.id),
@@ -56,6 +70,7 @@ export class TokenService {
       exp: iat + this.ttlSeconds,
       orig_iat: origIat ?? iat,
       jti: randomUUID(),
+      gen: user.sessionGeneration,
     };
     return this.sign({ ...claims });
   }
@@ -78,28 +93,32 @@ export class TokenService {
       !isUserId(payload.sub) ||
       typeof payload.username !== 'string' ||
       !Number.isFinite(payload.exp) ||
-      !Number.isFinite(payload.orig_iat)
+      !Number.isFinite(payload.orig_iat) ||
+      (payload.gen !== undefined && !isGeneration(payload.gen))
     ) {
       throw new TokenError('invalid');
     }
     if ((payload.exp as number) <= this.nowSeconds()) throw new TokenError('expired');
-    return payload as unknown as Claims;
+    return { ...payload, gen: payload.gen ?? 0 } as unknown as Claims;
   }
 
   /**
    * A new token with a new exp and the same orig_iat, for the user `findUser` still finds
-   * (by the token's `sub`). TokenError for a token that does not verify; 'unknown_user' when
-   * the user is gone; 'window_passed' past the refresh window. The order of the checks is
-   * djangorestframework-jwt's: signature and expiry, then the user, then the window.
+   * (by the token's `sub`), in the same session (generation). TokenError for a token that
+   * does not verify; 'unknown_user' when the user is gone; 'session_ended' when the user's
+   * sessions were ended since (password changed or reset); 'window_passed' past the refresh
+   * window. The order of the checks is djangorestframework-jwt's: signature and expiry, then
+   * the user, then the window (the session's end comes with the user, from the same row).
    */
   async refresh(
     token: string,
-    findUser: (id: number) => Promise<{ id: number; username: string } | undefined>,
-  ): Promise<string | 'unknown_user' | 'window_passed'> {
+    findUser: (id: number) => Promise<TokenUser | undefined>,
+  ): Promise<string | 'unknown_user' | 'session_ended' | 'window_passed'> {
     const claims = this.verify(token);
     const user = await findUser(Number(claims.sub));
     // An erased user keeps the row under a tombstone name: the token names someone gone.
     if (!user || user.username !== claims.username) return 'unknown_user';
+    if (user.sessionGeneration !== claims.gen) return 'session_ended';
     if (this.nowSeconds() > claims.orig_iat + this.refreshWindowSeconds) return 'window_passed';
     return this.issue(user, claims.orig_iat);
   }
@@ -107,6 +126,11 @@ export class TokenService {
 
 /** The largest user id: users.id is a PostgreSQL integer (serial). */
 const MAX_USER_ID = 2 ** 31 - 1;
+
+/** A session generation as `issue` writes it: users.session_generation, an integer >= 0. */
+function isGeneration(gen: unknown): gen is number {
+  return Number.isInteger(gen) && (gen as number) >= 0 && (gen as number) <= MAX_USER_ID;
+}
 
 /** A user id as `issue` writes it: decimal digits, no sign or leading zero, in range. */
 function isUserId(sub: unknown): sub is string {

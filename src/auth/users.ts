@@ -3,6 +3,7 @@ import { formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { memberships, organizations, users } from '../db/schema.js';
 import type { UpstreamProfile } from '../upstream/types.js';
+import type { TokenUser } from './tokens.js';
 
 /**
  * Creates or refreshes the local user and their organization memberships from the upstream
@@ -77,14 +78,28 @@ export async function ensureUser(db: Db, username: string, nowMicros: number): P
   return row.id;
 }
 
-/** What a token names of its user (id and username), while the user exists. */
-export async function findTokenUser(
-  db: Db,
-  id: number,
-): Promise<{ id: number; username: string } | undefined> {
+/** What a token names of its user (id, username, session generation), while the user exists. */
+export async function findTokenUser(db: Db, id: number): Promise<TokenUser | undefined> {
   const [user] = await db
-    .select({ id: users.id, username: users.username })
+    .select({
+      id: users.id,
+      username: users.username,
+      sessionGeneration: users.sessionGeneration,
+    })
     .from(users)
     .where(eq(users.id, id));
+  return user;
+}
+
+/** The stored user of a username, as a token names it, or undefined before the first login. */
+export async function storedSession(db: Db, username: string): Promise<TokenUser | undefined> {
+  const [user] = await db
+    .select({
+      id: users.id,
+      username: users.username,
+      sessionGeneration: users.sessionGeneration,
+    })
+    .from(users)
+    .where(eq(users.username, username));
   return user;
 }

@@ -38,6 +38,11 @@ export const users = pgTable(
     isAdmin: boolean('is_admin').notNull().default(false),
     created: ts('created').notNull(),
     lastLogin: ts('last_login'),
+    /**
+     * Bumped when the password changes or is reset (src/auth/sessions.ts): a token carries the
+     * generation it was issued under and is refused once it differs.
+     */
+    sessionGeneration: integer('session_generation').notNull().default(0),
   },
   // Staff hear every checkout and control (src/notifications/subscribers.ts): a few rows.
   (t) => [index('users_staff_idx').on(t.id).where(sql`${t.isStaff} or ${t.isAdmin}`)],

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { SESSION_ENDED } from '../auth/sessions.js';
 import { TokenError, type TokenService } from '../auth/tokens.js';
 import type { Database } from '../db/client.js';
 import { statement } from '../db/statement.js';
@@ -43,9 +44,13 @@ export function currentUser(request: FastifyRequest): AuthUser {
 /** Staff and admins see everything a role unlocks; admins can do all staff can. */
 export const isStaff = (user: AuthUser) => user.isStaff || user.isAdmin;
 
-/** The caller, read on every authenticated request (a prepared statement). */
+/**
+ * The caller, read on every authenticated request (a prepared statement), with the session
+ * generation its token must carry: ending sessions costs the request no other look-up.
+ */
 const USER_BY_ID = statement(`select id, username, email, first_name as "firstName",
-  last_name as "lastName", telephone, reference, is_staff as "isStaff", is_admin as "isAdmin"
+  last_name as "lastName", telephone, reference, is_staff as "isStaff", is_admin as "isAdmin",
+  session_generation as "sessionGeneration"
   from users where id = $1`);
 
 export function installAuth(app: FastifyInstance, tokens: TokenService, database: Database): void {
@@ -58,17 +63,21 @@ export function installAuth(app: FastifyInstance, tokens: TokenService, database
     if (level === 'public') return;
     const token = bearerToken(request.headers.authorization);
     if (!token) throw errors.notAuthenticated();
-    let claims: { sub: string; username: string };
+    let claims: { sub: string; username: string; gen: number };
     try {
       claims = tokens.verify(token);
     } catch (error) {
       if (error instanceof TokenError) throw errors.tokenNotValid(error.message);
       throw error;
     }
-    const [user] = await database.run<AuthUser>(USER_BY_ID, [Number(claims.sub)]);
+    const [user] = await database.run<AuthUser & { sessionGeneration: number }>(USER_BY_ID, [
+      Number(claims.sub),
+    ]);
     // A user's username never changes but when the user is erased (`users erase`, which
     // keeps the row under a tombstone name): tokens issued before it name someone gone.
     if (!user || user.username !== claims.username) throw errors.tokenNotValid('User not found.');
+    // The password was changed or reset since the token's session began (src/auth/sessions.ts).
+    if (user.sessionGeneration !== claims.gen) throw errors.tokenNotValid(SESSION_ENDED);
     if (level === 'staff' && !isStaff(user)) throw errors.permissionDenied();
     if (level === 'admin' && !user.isAdmin) throw errors.permissionDenied();
     request.authUser = user;

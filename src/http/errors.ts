@@ -88,6 +88,13 @@ export const errors = {
       'Password restore is not available: this service has no mail server configured.',
     ),
   /** Nobody reads it: the client has gone (nginx's 499), kept apart from errors in the logs. */
+  tooManyConnections: (retryAfterSeconds: number) =>
+    detail(
+      503,
+      'too_many_connections',
+      'This server holds as many notification connections as it can. Try again shortly.',
+      { 'Retry-After': String(retryAfterSeconds) },
+    ),
   clientClosedRequest: () => detail(499, 'client_closed_request', 'Client closed request.'),
   serverError: () => detail(500, 'server_error', 'A server error occurred.'),
 };

@@ -27,6 +27,8 @@ export interface NotifierOptions {
 export const DEFAULT_CHANNEL = 'ordering:notifications';
 const READY = 1; // WebSocket.OPEN
 const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** The close code of a socket that made way for a newer one of its user (docs/http-contract.md). */
+export const TOO_MANY_CONNECTIONS = 4429;
 
 interface Connection {
   userId: number;
@@ -145,9 +147,21 @@ export class Notifier {
     return new Promise((resolve, reject) => this.waiters.push({ resolve, reject }));
   }
 
-  /** Adds a socket to the user's connections; it leaves them when it closes. */
-  add(userId: number, socket: WebSocket): void {
+  /**
+   * Adds a socket to the user's connections; it leaves them when it closes. A user who
+   * already holds `maxPerUser` sockets here loses the oldest (closed with 4429): a client
+   * reconnecting always gets its newest socket, and no user holds more than the cap.
+   */
+  add(userId: number, socket: WebSocket, maxPerUser = Number.POSITIVE_INFINITY): void {
     const sockets = this.byUser.get(userId) ?? new Set<WebSocket>();
+    // A Set iterates in insertion order: the first is the oldest.
+    for (const oldest of sockets) {
+      if (sockets.size < maxPerUser) break;
+      // Out of the count at once, not when its close handshake ends.
+      this.remove(oldest);
+      if (oldest.readyState === READY) oldest.close(TOO_MANY_CONNECTIONS, 'Too many connections');
+      else oldest.terminate();
+    }
     sockets.add(socket);
     this.byUser.set(userId, sockets);
     const connection: Connection = { userId, alive: true };
@@ -156,6 +170,11 @@ export class Notifier {
       connection.alive = true;
     });
     socket.on('close', () => this.remove(socket));
+  }
+
+  /** Open connections on this instance, of all users. */
+  total(): number {
+    return this.connections.size;
   }
 
   /** Open connections of the user on this instance. */

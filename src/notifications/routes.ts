@@ -1,5 +1,6 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
+import { noStore } from '../http/no-store.js';
 import { issueCode } from './codes.js';
 import { CodeAnswerSchema } from './schemas.js';
 
@@ -11,6 +12,7 @@ export default async function notificationRoutes(app: App): Promise<void> {
   app.post(
     '/websocket-notifications/groups/',
     {
+      onSend: noStore,
       schema: {
         tags,
         summary: 'A code to open the notification WebSocket',
@@ -34,7 +36,13 @@ export default async function notificationRoutes(app: App): Promise<void> {
           'instance it is. Delivery is best effort: there is no replay of ' +
           'messages sent while a client was not connected. The server pings every 30 s and ' +
           'drops a connection that did not answer the previous ping (standard WebSocket ' +
-          'clients answer pings on their own). On shutdown connections are closed with ' +
+          'clients answer pings on their own). A user holds at most `WS_MAX_PER_USER` ' +
+          '(default 10) connections on one instance: a newer one closes the oldest with code ' +
+          '4429 (too many connections). An instance holds at most `WS_MAX_CONNECTIONS` ' +
+          '(default 2000): past it the upgrade is refused with HTTP 503 ' +
+          '`{"detail", "code": "too_many_connections"}` and `Retry-After` (the code is not ' +
+          'spent), or, for connections accepted together, the socket is closed with 1013 ' +
+          '(try again later). On shutdown connections are closed with ' +
           'code 1001 (going away): reconnect with a new code.',
         response: { 201: CodeAnswerSchema },
       },

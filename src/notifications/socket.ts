@@ -6,13 +6,19 @@ import { redeemCode } from './codes.js';
 /** The user a connection's code was issued to, from the hook to the handler. */
 const userOf = new WeakMap<FastifyRequest['raw'], number>();
 
+/** How long a client refused for a full instance waits before it tries again. */
+const FULL_RETRY_AFTER_SECONDS = 5;
+/** WebSocket's own "Try Again Later" (RFC 6455 registry): the instance filled up meanwhile. */
+const TRY_AGAIN_LATER = 1013;
+
 /**
  * `GET /ws/notifications/?code=<code>`: the notification WebSocket (see
  * `POST /api/v1/websocket-notifications/groups/`). The code is checked in a hook, so a
  * refused connection gets a plain HTTP 401 and no upgrade happens.
  */
 export default async function notificationSocketRoutes(app: App): Promise<void> {
-  const { database, clock } = app.deps;
+  const { database, clock, config } = app.deps;
+  const full = () => (app.deps.notifier?.total() ?? 0) >= config.wsMaxConnections;
 
   app.get(
     '/ws/notifications/',
@@ -31,6 +37,8 @@ export default async function notificationSocketRoutes(app: App): Promise<void> 
         }
         const { code } = request.query as { code?: unknown };
         if (typeof code !== 'string' || code === '') throw errors.notAuthenticated();
+        // Before the code is spent: the client may use it again once there is room.
+        if (full()) throw errors.tooManyConnections(FULL_RETRY_AFTER_SECONDS);
         const userId = await redeemCode(database.db, code, clock.nowMicros());
         if (userId === null) throw errors.tokenNotValid('Connection code not valid or expired.');
         userOf.set(request.raw, userId);
@@ -42,7 +50,12 @@ export default async function notificationSocketRoutes(app: App): Promise<void> 
         socket.close(4401, 'Not authenticated');
         return;
       }
-      app.deps.notifier?.add(userId, socket);
+      // Connections accepted together may pass the check above together: the cap holds here.
+      if (full()) {
+        socket.close(TRY_AGAIN_LATER, 'Too many connections, try again later');
+        return;
+      }
+      app.deps.notifier?.add(userId, socket, config.wsMaxPerUser);
     },
   );
 }

@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
+import { NO_STORE_HEADERS } from '../http/no-store.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import { usersContext } from './context.js';
 import { donePage, errorPage, expiredPage, formPage } from './html.js';
@@ -11,7 +12,8 @@ import { limitBy } from './throttle.js';
 
 const PAGE_HEADERS = {
   'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
-  'cache-control': 'no-store',
+  // The page's URL holds the code: no cache keeps the page or its answer.
+  ...NO_STORE_HEADERS,
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -25,7 +27,8 @@ const PAGE =
   'The page of the e-mailed password-restore link (variant B): HTML, errors included, ' +
   'outside `/api/v1/`. GET shows a form (404 page when the link is unknown, expired or ' +
   'used); the form posts `application/x-www-form-urlencoded` `password` and ' +
-  '`repeat_password` to the same URL: 200 page when the password is set; 400 page with ' +
+  '`repeat_password` to the same URL: 200 page when the password is set (every token of ' +
+  'the user issued before is then refused); 400 page with ' +
   'the form again for a mismatch (the code is not spent) or a password outside 8 to 128 ' +
   'characters; 400 page for an expired or used link. Each POST that reaches the code is an ' +
   'attempt, as with `restore_password/` (5 per code, `RESTORE_ATTEMPTS_PER_DAY` per account). ' +

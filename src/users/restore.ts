@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { endSessions } from '../auth/sessions.js';
 import { type Clock, formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { restoreCodes } from '../db/schema.js';
@@ -198,6 +199,7 @@ export async function redeem(
     throw error;
   }
   if (!set) return false;
+  await endSessions(db, { username: claimed.username });
   await db
     .update(t)
     .set({ usedAt: now })

@@ -1,3 +1,5 @@
+import type { FastifyRequest } from 'fastify';
+import { endSessions } from '../auth/sessions.js';
 import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
@@ -105,7 +107,9 @@ export default async function userRoutes(app: App): Promise<void> {
           '`upstream_token_not_valid` when upstream refuses it, or when it belongs to another ' +
           'user than the access token). A wrong current password is 400 on ' +
           '`password`; `new_password` takes 8 to 128 characters (400 on `new_password`). ' +
-          'Success: 200 `{"detail": "Password changed."}`. Upstream failures: 502, 503, 504.',
+          'Success: 200 `{"detail": "Password changed."}`, and every token issued before ' +
+          "(the caller's own too) is refused from then on (401 `token_not_valid`; refresh " +
+          '400): log in again with the new password. Upstream failures: 502, 503, 504.',
         body: ChangePasswordBodySchema,
         response: { 200: ChangePasswordAnswerSchema },
       },
@@ -115,6 +119,8 @@ export default async function userRoutes(app: App): Promise<void> {
       const token = requireUpstreamToken(request);
       await requireOwnToken(upstream, token, user.username);
       await changePassword(upstream, token, request.body.password, request.body.new_password);
+      // Every token issued before, the caller's too: a stolen one dies with the old password.
+      await endSessions(db, user.id);
       return { detail: 'Password changed.' };
     },
   );
@@ -182,7 +188,8 @@ export default async function userRoutes(app: App): Promise<void> {
         summary: 'Password restore (variant A): set a new password with the e-mailed code',
         description:
           '202, no body: the new password is set upstream, the code is spent, and so is ' +
-          "every other unused code of the user. A wrong, expired or used code (or another user's) " +
+          'every other unused code of the user; every token of the user issued before is ' +
+          "refused from then on (401 `token_not_valid`; refresh 400). A wrong, expired or used code (or another user's) " +
           'is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 ' +
           `characters (400 on \`password\`). ${ATTEMPTS} ${LIMITED} Counted per client address and per username.`,
         body: RestoreCodeBodySchema,
@@ -232,7 +239,8 @@ export default async function userRoutes(app: App): Promise<void> {
         summary: 'Password restore (variant B): set a new password with the code of the link',
         description:
           '201, no body: the new password is set upstream and the code is spent (with every ' +
-          'other unused code of the user). `password` and `repeat_password` must match (400 ' +
+          'other unused code of the user); every token of the user issued before is refused ' +
+          'from then on (401 `token_not_valid`; refresh 400). `password` and `repeat_password` must match (400 ' +
           'on `repeat_password`; the code is NOT spent then); `password` takes 8 to 128 ' +
           'characters. A wrong, expired or used code is 400 on `restore_password_code`. ' +
           `${ATTEMPTS} ${LIMITED} Counted per client address.`,

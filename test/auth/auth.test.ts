@@ -31,7 +31,17 @@ describe('POST auth/jwt/token/', () => {
     const header = JSON.parse(Buffer.from(answer.body.token.split('.')[0], 'base64url').toString());
     expect(header.alg).toBe('HS256');
     const c = claims(answer.body.token);
-    expect(Object.keys(c).sort()).toEqual(['exp', 'iat', 'jti', 'orig_iat', 'sub', 'username']);
+    expect(Object.keys(c).sort()).toEqual([
+      'exp',
+      'gen',
+      'iat',
+      'jti',
+      'orig_iat',
+      'sub',
+      'username',
+    ]);
+    // The session generation (src/auth/sessions.ts): no password change yet.
+    expect(c.gen).toBe(0);
     expect(c.exp).toBe((c.iat as number) + 600);
     expect(c.orig_iat).toBe(c.iat);
     expect(c.username).toBe('anna');

@@ -42,7 +42,8 @@ export async function startHarness(): Promise<Harness> {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    NODE_ENV: 'production',
+    // The bundled simulator and its demo data run only outside production (src/config.ts).
+    NODE_ENV: 'development',
     JWT_SECRET: randomBytes(24).toString('hex'),
     LOG_LEVEL: 'warn',
     // Many logins from one address in a few seconds.

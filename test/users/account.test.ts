@@ -21,6 +21,13 @@ beforeAll(async () => {
 afterAll(() => ctx?.close());
 afterEach(() => ctx.sim.clearFaults());
 
+/** The session of a new login (`answer`: its body) of the same user. */
+const renewed = (session: Session, answer: { token: string; upstream_token: string }) => ({
+  ...session,
+  token: answer.token,
+  upstreamToken: answer.upstream_token,
+});
+
 const simUser = (username: string) => ctx.sim.data.users.find((u) => u.username === username)!;
 const callsOf = (route: SimRoute) => ctx.sim.calls.filter((c) => c.route === route);
 
@@ -68,11 +75,14 @@ describe('PATCH users/me/change-password/', () => {
       body: { username: 'anna', password: 'anna-new-pass-1' },
     });
     expect(login.status).toBe(200);
-    const back = await changePassword(anna, {
+    // The change ended anna's sessions (test/auth/sessions.test.ts): the new one changes it back.
+    expect((await ctx.request('GET', '/api/v1/users/me/', { token: anna.token })).status).toBe(401);
+    const back = await changePassword(renewed(anna, login.body), {
       password: 'anna-new-pass-1',
       new_password: PASSWORDS.anna,
     });
     expect(back.status).toBe(200);
+    anna = await ctx.login('anna');
   });
 
   it('a new password refused by upstream policy is 400 on new_password', async () => {
@@ -177,12 +187,19 @@ describe('PATCH users/me/change-password/', () => {
       });
       expect(changed.status, role).toBe(200);
       expect(simUser(session.username).password, role).toBe(`${session.username}-changed-1`);
-      const back = await changePassword(session, {
+      const login = await ctx.request('POST', '/api/v1/auth/jwt/token/', {
+        body: { username: session.username, password: `${session.username}-changed-1` },
+      });
+      const back = await changePassword(renewed(session, login.body), {
         password: `${session.username}-changed-1`,
         new_password: old,
       });
       expect(back.status, role).toBe(200);
     }
+    // Each change ended that user's sessions: the other tests log in again (roles are kept).
+    [anna, bruno, staff, admin] = await Promise.all(
+      ['anna', 'bruno', 'carla', 'dora'].map((name) => ctx.login(name)),
+    );
   });
 });
 
