@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { endSessions } from '../auth/sessions.js';
 import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
