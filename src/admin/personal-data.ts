@@ -1,8 +1,10 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
+import { auditEventsPage } from '../audit/queries.js';
 import { endSessions } from '../auth/sessions.js';
 import type { Db } from '../db/client.js';
 import {
+  auditEvents,
   carts,
   checkouts,
   controlCarts,
@@ -195,6 +197,13 @@ export async function exportUser(db: Db, username: string, nowIso: string) {
     .where(eq(idempotencyKeys.userId, user.id))
     .orderBy(asc(idempotencyKeys.created));
 
+  // The audit trail's events about the person and by them, in the API's form.
+  const auditRows = await auditEventsPage(
+    db,
+    or(eq(auditEvents.userId, user.id), eq(auditEvents.actorId, user.id)),
+    asc,
+  ).rows(1_000_000, 0);
+
   return {
     exported_at: nowIso,
     user: {
@@ -229,6 +238,7 @@ export async function exportUser(db: Db, username: string, nowIso: string) {
     restore_codes: codeRows,
     random_control_draws: drawRows,
     idempotency_keys: keyRows,
+    audit_events: auditRows,
   };
 }
 

@@ -38,6 +38,7 @@ export interface RetentionResult {
   controls: number;
   randomDraws: number;
   restoreCodes: number;
+  auditEvents: number;
   batches: number;
   /** Another run held the lock: this one stopped. */
   busy: boolean;
@@ -83,9 +84,13 @@ const DELETE_DRAWS = statement(`with doomed as (
   delete from random_control_draws r using doomed d
   where (r.user_id, r.store_id, r.day) = (d.user_id, d.store_id, d.day) returning 1 as one`);
 
-/** Restore codes (metadata: username and times) expired before the cutoff. */
+/**
+ * Restore codes (metadata: username and times) expired before the cutoff, whose daily budget
+ * window also began before it (removing the row would start the account's budget afresh).
+ */
 const DELETE_RESTORE_CODES = statement(`with doomed as (
-    select id from restore_codes where expires_at < $1::timestamptz limit $2)
+    select id from restore_codes
+    where expires_at < $1::timestamptz and window_start < $1::timestamptz limit $2)
   delete from restore_codes r using doomed d where r.id = d.id returning 1 as one`);
 
 /** Rollup rows of days before the cutoff that no cart counts in any more. */
@@ -95,12 +100,23 @@ const DELETE_EMPTY_ROLLUPS = statement(`delete from cart_rollups
 const DELETE_EMPTY_COUNTS = statement(`delete from cart_counts
   where day < ($1::timestamptz at time zone 'UTC')::date and carts = 0`);
 
+/**
+ * Audit events of the period gone. The trail is append-only: its trigger lets only a
+ * transaction that declares itself retention delete (set_config(…, true): this transaction
+ * only, so it holds behind a transaction pooler).
+ */
+const DELETE_AUDIT_EVENTS = statement(`with doomed as (
+    select id from audit_events where created < $1::timestamptz order by created limit $2)
+  delete from audit_events a using doomed d where a.id = d.id returning 1 as one`);
+const AS_RETENTION = statement(`select set_config('ordering.retention', 'on', true) as on`);
+
 /** In order, each returning a row per row removed. */
 const STEPS = {
   carts: DELETE_CARTS,
   controls: DELETE_CONTROLS,
   randomDraws: DELETE_DRAWS,
   restoreCodes: DELETE_RESTORE_CODES,
+  auditEvents: DELETE_AUDIT_EVENTS,
 };
 
 type Step = keyof typeof STEPS;
@@ -118,6 +134,7 @@ async function batch(
   return database.transaction(async (run: Run) => {
     const [{ locked }] = await run<{ locked: boolean }>(LOCK, [RETENTION_LOCK]);
     if (!locked) return null;
+    if (step === 'auditEvents') await run(AS_RETENTION, []);
     const rows = await run(STEPS[step], [cutoff, size]);
     if (step === 'carts' && rows.length < size) {
       // The last batch: the emptied rollup rows of the days gone, under the same lock.
@@ -140,6 +157,7 @@ export async function runRetention(
     controls: 0,
     randomDraws: 0,
     restoreCodes: 0,
+    auditEvents: 0,
     batches: 0,
     busy: false,
   };

@@ -32,6 +32,8 @@ function baseEnv(env: Record<string, string>): NodeJS.ProcessEnv {
     NODE_ENV: 'development',
     LOG_LEVEL: 'warn',
     AUTH_RATE_LIMIT_PER_MINUTE: '0',
+    // The test makes and counts its own carts.
+    DEMO_CARTS: 'false',
     ...env,
   };
 }

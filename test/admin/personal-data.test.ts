@@ -4,6 +4,7 @@ import { AdminError } from '../../src/admin/commands.js';
 import { eraseUser, exportUser } from '../../src/admin/personal-data.js';
 import { carts, checkouts, restoreCodes, shoppingLists, users } from '../../src/db/schema.js';
 import { startTestApp, type TestContext } from '../helpers/app.js';
+import { restoreJobsDone } from '../helpers/fixtures.js';
 import { makeShopData, rollupsAndFresh, snapshot } from './shop-data.js';
 
 /**
@@ -18,6 +19,8 @@ beforeAll(async () => {
   const { seedDemo } = await import('../../src/admin/commands.js');
   await seedDemo(ctx.database.db, ctx.clock.nowMicros());
   people = await makeShopData(ctx);
+  // The restore code is issued after the answer (look-up and mail in the background).
+  await restoreJobsDone(ctx);
 });
 afterAll(() => ctx?.close());
 
@@ -53,6 +56,12 @@ describe('users export', () => {
     expect(doc.controls_about_user).toHaveLength(1);
     expect(doc.controls_about_user[0]).toMatchObject({ user: 'anna', controller: 'carla' });
     expect(doc.controls_about_user[0].carts.length).toBeGreaterThan(0);
+    // The audit trail's events about anna (carla's control of her), and none of others'.
+    expect(doc.audit_events.map((e) => e.kind)).toEqual(['control.created']);
+    expect(doc.audit_events[0]).toMatchObject({
+      user: people.anna.id,
+      actor: { username: 'carla' },
+    });
     expect(doc.shopping_lists).toEqual([
       expect.objectContaining({ name: 'Monday', items: [expect.anything(), expect.anything()] }),
     ]);

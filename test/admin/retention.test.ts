@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  auditEvents,
   carts,
   checkouts,
   controlCarts,
@@ -108,6 +109,17 @@ describe('retention', () => {
       kept.push(await checkedOutCart(ctx, anna, { store: GLN }, [['P-1', 4]]));
       kept.push(await cartWith(ctx, anna, { store: GLN }, [['P-3', 1]]));
     }
+    // A staff action of the period kept: its audit event stays; the old control's goes.
+    await at('2026-03-01T11:00:00Z');
+    const patched = await ctx.request('PATCH', `/api/v1/stores/${GLN}/`, {
+      token: staff.token,
+      body: { active_period: '02:00:00' },
+    });
+    expect(patched.status).toBe(200);
+    await ctx.request('PATCH', `/api/v1/stores/${GLN}/`, {
+      token: staff.token,
+      body: { active_period: '01:00:00' },
+    });
     await at('2026-03-20T09:30:00Z');
     await ctx.request('POST', '/api/v1/items/', {
       token: anna.token,
@@ -124,7 +136,13 @@ describe('retention', () => {
       nowMicros: ctx.clock.nowMicros(),
       batchSize: 2,
     });
-    expect(result).toMatchObject({ cutoff: CUTOFF, carts: old.length, controls: 1, busy: false });
+    expect(result).toMatchObject({
+      cutoff: CUTOFF,
+      carts: old.length,
+      controls: 1,
+      auditEvents: 1,
+      busy: false,
+    });
     expect(result.batches).toBeGreaterThan(4);
 
     const left = (await ctx.database.db.select({ id: carts.id }).from(carts)).map((c) => c.id);
@@ -137,6 +155,10 @@ describe('retention', () => {
       expect(rows).toEqual([]);
     }
     expect(await ctx.database.db.select().from(controls)).toEqual([]);
+    // The audit trail keeps the period's events only (the old control's creation is gone).
+    const trail = await ctx.database.db.select().from(auditEvents);
+    expect(trail.map((e) => e.kind)).toEqual(['store.updated', 'store.updated']);
+    expect(trail.every((e) => e.created >= '2026-02-18')).toBe(true);
     const [kept_list] = await ctx.database.db.select().from(shoppingLists);
     expect(kept_list.cartId).toBeNull();
 

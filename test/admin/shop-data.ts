@@ -199,6 +199,7 @@ export const TABLES = [
   'idempotency_keys',
   'cart_rollups',
   'cart_counts',
+  'audit_events',
 ];
 
 export async function snapshot(database: Database): Promise<Record<string, string[]>> {
