@@ -200,10 +200,13 @@ export class UpstreamClient {
   }
 
   async findUser(username: string): Promise<{ username: string; email: string } | null> {
+    // A name that cannot be one path segment names no user; upstream is not asked.
+    const name = segment(username);
+    if (name === undefined) return null;
     const answer = await this.call(
       'admin.user',
       'GET',
-      `/admin/users/${enc(username)}`,
+      `/admin/users/${name}`,
       'service',
       undefined,
       [200, 404],
@@ -225,10 +228,12 @@ export class UpstreamClient {
 
   /** false when upstream has no such user. */
   async setPassword(username: string, newPassword: string): Promise<boolean> {
+    const name = segment(username);
+    if (name === undefined) return false;
     const answer = await this.call(
       'admin.password',
       'PUT',
-      `/admin/users/${enc(username)}/password`,
+      `/admin/users/${name}/password`,
       'service',
       { new_password: newPassword },
       [204, 404],
@@ -236,30 +241,31 @@ export class UpstreamClient {
     return answer.status === 204;
   }
 
-  // Catalogue and customers: null is upstream's 404; any other answer fits the contract.
+  // Catalogue and customers: null is upstream's 404 (or a value that cannot be a path segment,
+  // which names nothing: upstream is not asked); any other answer fits the contract.
 
-  product(caller: Caller, articleNumber: string): Promise<Product | null> {
-    return this.jsonOrNull(
-      'products.get',
-      `/products/${enc(articleNumber)}`,
-      caller,
-      checks.product,
-    );
+  async product(caller: Caller, articleNumber: string): Promise<Product | null> {
+    const n = segment(articleNumber);
+    if (n === undefined) return null;
+    return this.jsonOrNull('products.get', `/products/${n}`, caller, checks.product);
   }
 
-  price(caller: Caller, articleNumber: string): Promise<ProductPrice | null> {
-    return this.jsonOrNull(
-      'products.price',
-      `/products/${enc(articleNumber)}/price`,
-      caller,
-      checks.price,
-    );
+  async price(caller: Caller, articleNumber: string): Promise<ProductPrice | null> {
+    const n = segment(articleNumber);
+    if (n === undefined) return null;
+    return this.jsonOrNull('products.price', `/products/${n}/price`, caller, checks.price);
   }
 
-  stock(caller: Caller, articleNumber: string, locationId: string): Promise<ProductStock | null> {
+  async stock(
+    caller: Caller,
+    articleNumber: string,
+    locationId: string,
+  ): Promise<ProductStock | null> {
+    const n = segment(articleNumber);
+    if (n === undefined) return null;
     return this.jsonOrNull(
       'products.stock',
-      `/products/${enc(articleNumber)}/stock?location_id=${enc(locationId)}`,
+      `/products/${n}/stock?location_id=${enc(locationId)}`,
       caller,
       checks.stock,
     );
@@ -269,13 +275,10 @@ export class UpstreamClient {
     return checks.categories(await this.json('categories', 'GET', '/categories', caller));
   }
 
-  credit(caller: Caller, organizationId: string): Promise<CreditAnswer | null> {
-    return this.jsonOrNull(
-      'credit',
-      `/organizations/${enc(organizationId)}/credit`,
-      caller,
-      checks.credit,
-    );
+  async credit(caller: Caller, organizationId: string): Promise<CreditAnswer | null> {
+    const id = segment(organizationId);
+    if (id === undefined) return null;
+    return this.jsonOrNull('credit', `/organizations/${id}/credit`, caller, checks.credit);
   }
 
   async shipments(caller: Caller, telephone: string): Promise<Shipment[]> {
@@ -583,3 +586,20 @@ function tokenPair(answer: Answer, route: string): TokenPair {
  * throwing (encodeURIComponent's URIError would be a 500).
  */
 const enc = (value: string) => encodeURIComponent(value.toWellFormed());
+
+/**
+ * A value as exactly one path segment, or undefined when no encoding keeps it one for every
+ * server and proxy on the way: `.` and `..` (encodeURIComponent keeps dots, and a normalising
+ * ERP or proxy resolves them), empty, or holding `/`, `\`, `%` (a proxy that decodes once
+ * more turns `%2F`, `%2e%2e` into a slash or a dot segment) or a control character.
+ * Query values need no such check: `enc` leaves none of `&=#?/` in them.
+ */
+export function segment(value: string): string | undefined {
+  if (value === '' || value === '.' || value === '..' || UNSAFE_IN_SEGMENT.test(value)) {
+    return undefined;
+  }
+  return enc(value);
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
+const UNSAFE_IN_SEGMENT = /[/\\%\u0000-\u001f\u007f-\u009f]/;
