@@ -4309,7 +4309,7 @@ export interface paths {
         };
         /**
          * A product, from the upstream system
-         * @description Fetched live from the upstream system on every call, with the caller's upstream token (header `Authorization-Upstream: Bearer <upstream_token>`, required: 400 `upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream refuses it). Only the fields listed here are returned; decimal amounts are strings passed through unchanged. An unknown article number, one longer than 64 characters, or one that cannot be a single path segment upstream (`.`, `..`, or holding `/`, `\` or `%`) is 404 (upstream is not asked). Upstream failures: 502 `upstream_error` (unusable answer, including one that does not fit this shape), 503 `upstream_unavailable`, 504 `upstream_timeout`.
+         * @description Fetched live from the upstream system on every call, with the caller's upstream token (header `Authorization-Upstream: Bearer <upstream_token>`, required: 400 `upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream refuses it). Only the fields listed here are returned; decimal amounts are strings passed through unchanged. An unknown article number, one longer than 64 characters, or `.` or `..` (a dot segment upstream; not sent) is 404. Upstream failures: 502 `upstream_error` (unusable answer, including one that does not fit this shape), 503 `upstream_unavailable`, 504 `upstream_timeout`.
          */
         get: {
             parameters: {
@@ -4435,7 +4435,7 @@ export interface paths {
         };
         /**
          * The caller's price of a product (prices are customer-specific)
-         * @description Fetched live from the upstream system on every call, with the caller's upstream token (header `Authorization-Upstream: Bearer <upstream_token>`, required: 400 `upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream refuses it). Only the fields listed here are returned; decimal amounts are strings passed through unchanged. An unknown article number, one longer than 64 characters, or one that cannot be a single path segment upstream (`.`, `..`, or holding `/`, `\` or `%`) is 404 (upstream is not asked). Upstream failures: 502 `upstream_error` (unusable answer, including one that does not fit this shape), 503 `upstream_unavailable`, 504 `upstream_timeout`.
+         * @description Fetched live from the upstream system on every call, with the caller's upstream token (header `Authorization-Upstream: Bearer <upstream_token>`, required: 400 `upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream refuses it). Only the fields listed here are returned; decimal amounts are strings passed through unchanged. An unknown article number, one longer than 64 characters, or `.` or `..` (a dot segment upstream; not sent) is 404. Upstream failures: 502 `upstream_error` (unusable answer, including one that does not fit this shape), 503 `upstream_unavailable`, 504 `upstream_timeout`.
          */
         get: {
             parameters: {
@@ -4564,7 +4564,7 @@ export interface paths {
         };
         /**
          * Stock of a product at a location
-         * @description `location_id` is required (400 on `location_id` when missing or blank; surrounding spaces are dropped). A location that does not stock the product answers 200 with `stocked: false`. Fetched live from the upstream system on every call, with the caller's upstream token (header `Authorization-Upstream: Bearer <upstream_token>`, required: 400 `upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream refuses it). Only the fields listed here are returned; decimal amounts are strings passed through unchanged. An unknown article number, one longer than 64 characters, or one that cannot be a single path segment upstream (`.`, `..`, or holding `/`, `\` or `%`) is 404 (upstream is not asked). Upstream failures: 502 `upstream_error` (unusable answer, including one that does not fit this shape), 503 `upstream_unavailable`, 504 `upstream_timeout`.
+         * @description `location_id` is required (400 on `location_id` when missing or blank; surrounding spaces are dropped). A location that does not stock the product answers 200 with `stocked: false`. Fetched live from the upstream system on every call, with the caller's upstream token (header `Authorization-Upstream: Bearer <upstream_token>`, required: 400 `upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream refuses it). Only the fields listed here are returned; decimal amounts are strings passed through unchanged. An unknown article number, one longer than 64 characters, or `.` or `..` (a dot segment upstream; not sent) is 404. Upstream failures: 502 `upstream_error` (unusable answer, including one that does not fit this shape), 503 `upstream_unavailable`, 504 `upstream_timeout`.
          */
         get: {
             parameters: {

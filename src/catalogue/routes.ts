@@ -18,8 +18,8 @@ const LIVE =
   '`upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream ' +
   'refuses it). Only the fields listed here are returned; decimal amounts are strings ' +
   'passed through unchanged. An unknown article number, one longer than 64 characters, or ' +
-  'one that cannot be a single path segment upstream (`.`, `..`, or holding `/`, `\\` or `%`) ' +
-  'is 404 (upstream is not asked). Upstream failures: 502 `upstream_error` (unusable answer, including one that ' +
+  '`.` or `..` (a dot segment upstream; not sent) is 404. Upstream failures: 502 ' +
+  '`upstream_error` (unusable answer, including one that ' +
   'does not fit this shape), 503 `upstream_unavailable`, 504 `upstream_timeout`.';
 
 export default async function catalogueRoutes(app: App): Promise<void> {

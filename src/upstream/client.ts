@@ -49,6 +49,10 @@ const checks = {
   categories: shapeCheck(schemas.CategoryTreesSchema, 'categories'),
   credit: shapeCheck(schemas.CreditAnswerSchema, 'credit'),
   shipments: shapeCheck(schemas.ShipmentsSchema, 'shipments'),
+  // Stored by the service: also free of text PostgreSQL cannot store.
+  profile: shapeCheck(schemas.UpstreamProfileSchema, 'me', { storable: true }),
+  adminUser: shapeCheck(schemas.UpstreamAdminUserSchema, 'admin.user', { storable: true }),
+  adminUsers: shapeCheck(schemas.UpstreamAdminUsersSchema, 'admin.users', { storable: true }),
 };
 
 /** 32 in all, as many as the single pool had before calls were split by kind. */
@@ -172,8 +176,26 @@ export class UpstreamClient {
     return answer.status === 401 ? null : tokenPair(answer, 'auth.refresh');
   }
 
+  /** The caller's profile, checked (a login stores it: user and memberships). */
   async me(token: string): Promise<UpstreamProfile> {
-    return (await this.json('me', 'GET', '/me', { token })) as UpstreamProfile;
+    const profile = checks.profile(await this.json('me', 'GET', '/me', { token }));
+    return {
+      username: profile.username,
+      email: profile.email ?? '',
+      first_name: profile.first_name ?? '',
+      last_name: profile.last_name ?? '',
+      telephone: profile.telephone ?? '',
+      reference: profile.reference ?? null,
+      organizations: profile.organizations.map((org) => ({
+        organization_id: org.organization_id,
+        code: org.code ?? '',
+        name: org.name ?? '',
+        parent_code: org.parent_code ?? '',
+        ...(org.has_unlimited_credit === undefined
+          ? {}
+          : { has_unlimited_credit: org.has_unlimited_credit }),
+      })),
+    };
   }
 
   /** false when `password` is not the current one. */
@@ -211,19 +233,13 @@ export class UpstreamClient {
       undefined,
       [200, 404],
     );
-    return answer.status === 404 ? null : (answer.body as { username: string; email: string });
+    return answer.status === 404 ? null : checks.adminUser(answer.body);
   }
 
   async findUsersByEmail(email: string): Promise<{ username: string; email: string }[]> {
-    return (await this.json(
-      'admin.users',
-      'GET',
-      `/admin/users?email=${enc(email)}`,
-      'service',
-    )) as {
-      username: string;
-      email: string;
-    }[];
+    return checks.adminUsers(
+      await this.json('admin.users', 'GET', `/admin/users?email=${enc(email)}`, 'service'),
+    );
   }
 
   /** false when upstream has no such user. */
@@ -588,18 +604,13 @@ function tokenPair(answer: Answer, route: string): TokenPair {
 const enc = (value: string) => encodeURIComponent(value.toWellFormed());
 
 /**
- * A value as exactly one path segment, or undefined when no encoding keeps it one for every
- * server and proxy on the way: `.` and `..` (encodeURIComponent keeps dots, and a normalising
- * ERP or proxy resolves them), empty, or holding `/`, `\`, `%` (a proxy that decodes once
- * more turns `%2F`, `%2e%2e` into a slash or a dot segment) or a control character.
- * Query values need no such check: `enc` leaves none of `&=#?/` in them.
+ * A value as exactly one path segment, or undefined when it cannot be one: empty, `.` or
+ * `..`. encodeURIComponent keeps dots, and an ERP or proxy normalising the path (RFC 3986
+ * remove_dot_segments) would resolve such a segment into another resource. Everything else
+ * is one segment once encoded (`/` is `%2F`, `%` is `%25`), as upstream's article numbers
+ * may hold such characters. Query values need no check: `enc` leaves none of `&=#?` in them.
  */
 export function segment(value: string): string | undefined {
-  if (value === '' || value === '.' || value === '..' || UNSAFE_IN_SEGMENT.test(value)) {
-    return undefined;
-  }
+  if (value === '' || value === '.' || value === '..') return undefined;
   return enc(value);
 }
-
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it finds
-const UNSAFE_IN_SEGMENT = /[/\\%\u0000-\u001f\u007f-\u009f]/;

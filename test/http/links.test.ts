@@ -2,6 +2,9 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 
+// biome-ignore lint/suspicious/noExplicitAny: answers and upstream data reshaped freely
+type Loose = any;
+
 /**
  * Absolute links in answers (a list's `next`/`previous`, a shopping list's `Location`) are
  * built on PUBLIC_URL, or the listening address, never on a host a request names: not the
@@ -22,7 +25,7 @@ function send(
   path: string,
   token: string,
   body?: unknown,
-): Promise<{ status: number; headers: Record<string, unknown>; body: any }> {
+): Promise<{ status: number; headers: Record<string, unknown>; body: Loose }> {
   return new Promise((done, fail) => {
     const request = httpRequest(
       url + path,
