@@ -75,6 +75,8 @@ export interface Simulator {
   orders: PlacedOrder[];
   /** Every request received that matched a route. */
   calls: SimCall[];
+  /** The target (path and query, as received) of every request, matched or not. */
+  targets: string[];
   /** The next `times` (default 1) calls of `route` get `fault`, FIFO across injections. */
   inject(route: SimRoute, fault: Fault, times?: number): void;
   clearFaults(): void;
@@ -311,6 +313,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const remembered = new Map<string, { canonical: string; answer: Answer }>();
   const orders: PlacedOrder[] = [];
   const calls: SimCall[] = [];
+  const targets: string[] = [];
   const faults = new FaultSwitch();
   const pendingDelays = new Set<() => void>();
   /** Calls held by a 'hang' fault: true lets one go on, false cuts it short. */
@@ -687,6 +690,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const raw = await readBody(req);
     const method = req.method ?? 'GET';
     const target = req.url ?? '/';
+    if (!target.startsWith('/_sim/')) targets.push(target);
     const q = target.indexOf('?');
     const pathname = q < 0 ? target : target.slice(0, q);
     const query = new URLSearchParams(q < 0 ? '' : target.slice(q + 1));
@@ -791,6 +795,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     data,
     orders,
     calls,
+    targets,
     inject: (route, fault, times = 1) => faults.inject(route, fault, times),
     clearFaults: () => faults.clear(),
     release,

@@ -17,6 +17,7 @@ import type { AppEvents } from './events/app-events.js';
 import { EventBus } from './events/bus.js';
 import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
+import { trustFunction } from './http/client-address.js';
 import { frameworkErrors, installConventions } from './http/conventions.js';
 import { collectRouteFacts, completeDocument, SECURITY_SCHEMES } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
@@ -88,8 +89,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
     },
-    // biome-ignore lint/suspicious/noExplicitAny: Fastify types take a hop count, its typings do not
-    trustProxy: (config.trustProxy ?? false) as any,
+    // Who wrote X-Forwarded-For: only the hops TRUST_PROXY names are believed.
+    trustProxy: trustFunction(config.trustProxy),
     bodyLimit: config.bodyLimit,
     return503OnClosing: true,
     frameworkErrors,

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { addressListProblem, type TrustProxy } from './http/client-address.js';
 
 /** Every setting of docs/operations.md, read and validated once at start. */
 export interface Config {
@@ -32,7 +33,8 @@ export interface Config {
   /** WS_MAX_CONNECTIONS: notification sockets on one instance; a new one is refused past it. */
   wsMaxConnections: number;
   authRateLimitPerMinute: number;
-  trustProxy: boolean | number | string | undefined;
+  /** TRUST_PROXY: which hops' X-Forwarded-For to believe (src/http/client-address.ts). */
+  trustProxy: TrustProxy | undefined;
   logLevel: string;
   /** LOG_FORMAT: forced JSON lines or pretty lines; unset: pretty only at a terminal, outside production. */
   logFormat: 'json' | 'pretty' | undefined;
@@ -123,11 +125,36 @@ function url(env: Env, name: string, protocols: string[]): string | undefined {
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-function trustProxy(raw: string | undefined): Config['trustProxy'] {
-  if (raw === undefined || raw === '' || raw === 'false') return undefined;
-  if (raw === 'true') return true;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  return raw;
+/**
+ * TRUST_PROXY: unset, empty, `false` or `0` is no proxy; a hop count; or a comma-separated
+ * list of the proxies' addresses or CIDR ranges. `true` believes every X-Forwarded-For entry
+ * (any client picks its own address): refused in production.
+ */
+function trustProxy(raw: string | undefined, production: boolean): TrustProxy | undefined {
+  const value = raw?.trim();
+  if (value === undefined || value === '' || value === 'false' || value === '0') return undefined;
+  if (value === 'true') {
+    if (production) {
+      throw new ConfigError(
+        'TRUST_PROXY=true believes every X-Forwarded-For entry, so any client picks its own address; ' +
+          "in production set the number of proxy hops or the proxies' addresses",
+      );
+    }
+    return { kind: 'all' };
+  }
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    if (hops > 16) throw new ConfigError(`TRUST_PROXY must be at most 16 hops, got ${hops}`);
+    return { kind: 'hops', hops };
+  }
+  const addresses = value.split(',').map((part) => part.trim());
+  const problem = addresses.includes('') ? 'an empty entry' : addressListProblem(addresses);
+  if (problem !== undefined) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a hop count or a list of addresses/CIDR ranges, got ${shown(raw ?? '')} (${problem})`,
+    );
+  }
+  return { kind: 'addresses', addresses };
 }
 
 /** The dev secret lives in DATA_DIR so tokens survive restarts without configuration. */
@@ -276,9 +303,9 @@ export function loadConfig(env: Env = process.env): Config {
     wsMaxPerUser: integer(env, 'WS_MAX_PER_USER', 10, 1, 1000),
     wsMaxConnections: integer(env, 'WS_MAX_CONNECTIONS', 2000, 1, 1_000_000),
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
-    trustProxy: trustProxy(env.TRUST_PROXY),
     retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, 36_500),
     retentionIntervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 1, 604_800),
+    trustProxy: trustProxy(env.TRUST_PROXY, production),
     logLevel,
     logFormat,
     bodyLimit: 1024 * 1024,

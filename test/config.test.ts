@@ -127,14 +127,22 @@ describe('loadConfig', () => {
       wsMaxPerUser: 3,
       wsMaxConnections: 500,
       authRateLimitPerMinute: 0,
-      trustProxy: 2,
+      trustProxy: { kind: 'hops', hops: 2 },
       logLevel: 'warn',
       production: true,
       upstreamConnections: { identity: 4, catalogue: 64, orders: 2 },
     });
-    expect(loadConfig(env({ TRUST_PROXY: 'true' })).trustProxy).toBe(true);
+    expect(loadConfig(env({ TRUST_PROXY: 'true' })).trustProxy).toEqual({ kind: 'all' });
     expect(loadConfig(env({ TRUST_PROXY: 'false' })).trustProxy).toBeUndefined();
-    expect(loadConfig(env({ TRUST_PROXY: '10.0.0.0/8' })).trustProxy).toBe('10.0.0.0/8');
+    expect(loadConfig(env({ TRUST_PROXY: '0' })).trustProxy).toBeUndefined();
+    expect(loadConfig(env({ TRUST_PROXY: '10.0.0.0/8, 192.168.1.7,::1' })).trustProxy).toEqual({
+      kind: 'addresses',
+      addresses: ['10.0.0.0/8', '192.168.1.7', '::1'],
+    });
+    expect(loadConfig(env({ TRUST_PROXY: 'loopback' })).trustProxy).toEqual({
+      kind: 'addresses',
+      addresses: ['loopback'],
+    });
     expect(loadConfig(env({ DATABASE_URL: 'postgresql://db/x' })).databaseUrl).toBe(
       'postgresql://db/x',
     );
@@ -200,6 +208,10 @@ describe('loadConfig', () => {
         SMTP_URL: 'smtp://mail:25',
       },
     ],
+    ['TRUST_PROXY', { TRUST_PROXY: 'yes' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.0/33' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '10.0.0.1,' }],
+    ['TRUST_PROXY', { TRUST_PROXY: '17' }],
   ];
   it.each(bad)('refuses a bad %s with a one-line ConfigError naming it (%j)', (name, vars) => {
     const error = configError(vars);
@@ -213,6 +225,25 @@ describe('loadConfig', () => {
     expect(
       loadConfig(env({ RESTORE_CODES_PER_DAY: '3', RESTORE_ATTEMPTS_PER_DAY: '20' })),
     ).toMatchObject({ restoreCodesPerDay: 3, restoreAttemptsPerDay: 20 });
+  });
+
+  it('refuses TRUST_PROXY=true in production: it lets any client pick its address', () => {
+    const production = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'a-secret-of-enough-length',
+      UPSTREAM_URL: 'https://erp.example.com',
+      UPSTREAM_ADMIN_USERNAME: 'svc',
+      UPSTREAM_ADMIN_PASSWORD: 'pw',
+      PUBLIC_URL: 'https://shop.example.com',
+      SMTP_URL: 'smtp://mail:25',
+    };
+    const error = configError({ ...production, TRUST_PROXY: 'true' });
+    expect(error.message).toMatch(/^TRUST_PROXY=true .*hops.*addresses/);
+    expect(error.message).not.toMatch(/[\r\n]/);
+    expect(loadConfig(env({ ...production, TRUST_PROXY: '1' })).trustProxy).toEqual({
+      kind: 'hops',
+      hops: 1,
+    });
   });
 
   it('serves metrics nowhere unless METRICS_TOKEN or METRICS_PORT is set', () => {

@@ -17,8 +17,9 @@ const LIVE =
   '(header `Authorization-Upstream: Bearer <upstream_token>`, required: 400 ' +
   '`upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream ' +
   'refuses it). Only the fields listed here are returned; decimal amounts are strings ' +
-  'passed through unchanged. An unknown article number, or one longer than 64 characters, ' +
-  'is 404. Upstream failures: 502 `upstream_error` (unusable answer, including one that ' +
+  'passed through unchanged. An unknown article number, one longer than 64 characters, or ' +
+  '`.` or `..` (a dot segment upstream; not sent) is 404. Upstream failures: 502 ' +
+  '`upstream_error` (unusable answer, including one that ' +
   'does not fit this shape), 503 `upstream_unavailable`, 504 `upstream_timeout`.';
 
 export default async function catalogueRoutes(app: App): Promise<void> {

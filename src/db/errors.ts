@@ -123,3 +123,9 @@ export function isConnectionLost(error: unknown): boolean {
   }
   return false;
 }
+
+/** True when a value went past its column's type (SQLSTATE 22003, numeric_value_out_of_range). */
+export function isOutOfRange(error: unknown): boolean {
+  for (const e of causes(error)) if (codeOf(e) === '22003') return true;
+  return false;
+}

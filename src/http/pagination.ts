@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { type TSchema, Type } from 'typebox';
 import { errors } from './errors.js';
+import { absoluteUrl } from './links.js';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -52,12 +53,16 @@ export function pageOf(query: { page?: string; page_size?: string }): Page {
   return { page, size, offset: (page - 1) * size };
 }
 
-/** The envelope, with absolute `next`/`previous` that keep the other query parameters. */
+/**
+ * The envelope, with absolute `next`/`previous` that keep the other query parameters, on the
+ * link base (PUBLIC_URL, else the listening address: src/http/links.ts), never on a host a
+ * request header names.
+ */
 export function envelope<T>(request: FastifyRequest, page: Page, count: number, results: T[]) {
   const lastPage = Math.max(1, Math.ceil(count / page.size));
   if (page.page > lastPage) throw errors.invalidPage();
   const link = (n: number) => {
-    const url = new URL(request.url, `${request.protocol}://${request.host}`);
+    const url = absoluteUrl(request, request.url);
     if (n === 1) url.searchParams.delete('page');
     else url.searchParams.set('page', String(n));
     return url.toString();

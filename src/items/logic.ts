@@ -1,12 +1,31 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
+import { isOutOfRange } from '../db/errors.js';
 import { carts, items } from '../db/schema.js';
 import { iso, type Run, statement } from '../db/statement.js';
 import { CartClosed, CheckoutInProgress, Invalid, NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
 import { itemRecord } from './queries.js';
-import { type CartItem, MAX_QUANTITY } from './schemas.js';
+import { type CartItem, MAX_CART_QUANTITY, MAX_QUANTITY } from './schemas.js';
+
+/**
+ * A cart's `total_quantity` is a 32-bit integer: a change past it fails as a whole
+ * (SQLSTATE 22003, nothing written) and is the client's 400 on `quantity`, not a 500.
+ */
+async function withinCartTotal<T>(change: () => Promise<T>): Promise<T> {
+  try {
+    return await change();
+  } catch (error) {
+    if (isOutOfRange(error)) {
+      throw Invalid.field(
+        'quantity',
+        `The cart would hold more than ${MAX_CART_QUANTITY} items in all.`,
+      );
+    }
+    throw error;
+  }
+}
 
 /**
  * Locks the user's cart for an item change. Only the owner changes a cart's lines; a
@@ -81,7 +100,7 @@ export async function addItem(
   const partNumber = givenPartNumber.trim();
   if (partNumber === '') throw Invalid.field('part_number', 'This field may not be blank.');
   const values = [cartId, user.id, partNumber, quantity, formatMicros(nowMicros)];
-  const [row] = await run<AddedRow>(ADD_ITEM, values);
+  const [row] = await withinCartTotal(() => run<AddedRow>(ADD_ITEM, values));
   if (!row) throw new NotFound('cart', `Invalid pk "${cartId}" - object does not exist.`);
   if (row.checked_out) throw new CartClosed();
   if (row.checkout_frozen) throw new CheckoutInProgress();
@@ -119,12 +138,18 @@ export async function setItemQuantity(
   nowMicros: number,
 ): Promise<CartItem> {
   const now = formatMicros(nowMicros);
-  return db.transaction(async (tx) => {
-    const item = await lockItem(tx, user, itemId);
-    const [row] = await tx.update(items).set({ quantity }).where(eq(items.id, itemId)).returning();
-    await touchCart(tx, item.cartId, 0, quantity - item.quantity, now);
-    return itemRecord(row);
-  });
+  return withinCartTotal(() =>
+    db.transaction(async (tx) => {
+      const item = await lockItem(tx, user, itemId);
+      const [row] = await tx
+        .update(items)
+        .set({ quantity })
+        .where(eq(items.id, itemId))
+        .returning();
+      await touchCart(tx, item.cartId, 0, quantity - item.quantity, now);
+      return itemRecord(row);
+    }),
+  );
 }
 
 export async function deleteItem(

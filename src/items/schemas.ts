@@ -4,6 +4,8 @@ import { IntegerQuerySchema } from '../http/query.js';
 import { TimestampSchema } from '../http/schemas.js';
 
 export const MAX_QUANTITY = 1_000_000;
+/** A cart's total quantity (its lines' sum) is a 32-bit integer. */
+export const MAX_CART_QUANTITY = 2_147_483_647;
 
 const QuantitySchema = Type.Integer({ minimum: 1, maximum: MAX_QUANTITY });
 

@@ -1,6 +1,7 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
 import { idempotent } from '../http/idempotency.js';
+import { absoluteUrl } from '../http/links.js';
 import { pagedRoute } from '../http/paged-route.js';
 import { IdParamsSchema, NoBodySchema } from '../http/schemas.js';
 import { IdempotencyHeadersSchema } from '../idempotency/schemas.js';
@@ -61,7 +62,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
       const { status, answer: id } = await idempotent(request, reply, 201, ({ db }) =>
         createList(db, currentUser(request).id, request.body, clock.nowMicros()),
       );
-      const location = `${request.protocol}://${request.host}/api/v1/shopping-lists/${id}/`;
+      const location = absoluteUrl(request, `/api/v1/shopping-lists/${id}/`).href;
       return reply.code(status).header('Location', location).send();
     },
   );

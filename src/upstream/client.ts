@@ -49,6 +49,10 @@ const checks = {
   categories: shapeCheck(schemas.CategoryTreesSchema, 'categories'),
   credit: shapeCheck(schemas.CreditAnswerSchema, 'credit'),
   shipments: shapeCheck(schemas.ShipmentsSchema, 'shipments'),
+  // Stored by the service: also free of text PostgreSQL cannot store.
+  profile: shapeCheck(schemas.UpstreamProfileSchema, 'me', { storable: true }),
+  adminUser: shapeCheck(schemas.UpstreamAdminUserSchema, 'admin.user', { storable: true }),
+  adminUsers: shapeCheck(schemas.UpstreamAdminUsersSchema, 'admin.users', { storable: true }),
 };
 
 /** 32 in all, as many as the single pool had before calls were split by kind. */
@@ -172,8 +176,26 @@ export class UpstreamClient {
     return answer.status === 401 ? null : tokenPair(answer, 'auth.refresh');
   }
 
+  /** The caller's profile, checked (a login stores it: user and memberships). */
   async me(token: string): Promise<UpstreamProfile> {
-    return (await this.json('me', 'GET', '/me', { token })) as UpstreamProfile;
+    const profile = checks.profile(await this.json('me', 'GET', '/me', { token }));
+    return {
+      username: profile.username,
+      email: profile.email ?? '',
+      first_name: profile.first_name ?? '',
+      last_name: profile.last_name ?? '',
+      telephone: profile.telephone ?? '',
+      reference: profile.reference ?? null,
+      organizations: profile.organizations.map((org) => ({
+        organization_id: org.organization_id,
+        code: org.code ?? '',
+        name: org.name ?? '',
+        parent_code: org.parent_code ?? '',
+        ...(org.has_unlimited_credit === undefined
+          ? {}
+          : { has_unlimited_credit: org.has_unlimited_credit }),
+      })),
+    };
   }
 
   /** false when `password` is not the current one. */
@@ -200,35 +222,34 @@ export class UpstreamClient {
   }
 
   async findUser(username: string): Promise<{ username: string; email: string } | null> {
+    // A name that cannot be one path segment names no user; upstream is not asked.
+    const name = segment(username);
+    if (name === undefined) return null;
     const answer = await this.call(
       'admin.user',
       'GET',
-      `/admin/users/${enc(username)}`,
+      `/admin/users/${name}`,
       'service',
       undefined,
       [200, 404],
     );
-    return answer.status === 404 ? null : (answer.body as { username: string; email: string });
+    return answer.status === 404 ? null : checks.adminUser(answer.body);
   }
 
   async findUsersByEmail(email: string): Promise<{ username: string; email: string }[]> {
-    return (await this.json(
-      'admin.users',
-      'GET',
-      `/admin/users?email=${enc(email)}`,
-      'service',
-    )) as {
-      username: string;
-      email: string;
-    }[];
+    return checks.adminUsers(
+      await this.json('admin.users', 'GET', `/admin/users?email=${enc(email)}`, 'service'),
+    );
   }
 
   /** false when upstream has no such user. */
   async setPassword(username: string, newPassword: string): Promise<boolean> {
+    const name = segment(username);
+    if (name === undefined) return false;
     const answer = await this.call(
       'admin.password',
       'PUT',
-      `/admin/users/${enc(username)}/password`,
+      `/admin/users/${name}/password`,
       'service',
       { new_password: newPassword },
       [204, 404],
@@ -236,30 +257,31 @@ export class UpstreamClient {
     return answer.status === 204;
   }
 
-  // Catalogue and customers: null is upstream's 404; any other answer fits the contract.
+  // Catalogue and customers: null is upstream's 404 (or a value that cannot be a path segment,
+  // which names nothing: upstream is not asked); any other answer fits the contract.
 
-  product(caller: Caller, articleNumber: string): Promise<Product | null> {
-    return this.jsonOrNull(
-      'products.get',
-      `/products/${enc(articleNumber)}`,
-      caller,
-      checks.product,
-    );
+  async product(caller: Caller, articleNumber: string): Promise<Product | null> {
+    const n = segment(articleNumber);
+    if (n === undefined) return null;
+    return this.jsonOrNull('products.get', `/products/${n}`, caller, checks.product);
   }
 
-  price(caller: Caller, articleNumber: string): Promise<ProductPrice | null> {
-    return this.jsonOrNull(
-      'products.price',
-      `/products/${enc(articleNumber)}/price`,
-      caller,
-      checks.price,
-    );
+  async price(caller: Caller, articleNumber: string): Promise<ProductPrice | null> {
+    const n = segment(articleNumber);
+    if (n === undefined) return null;
+    return this.jsonOrNull('products.price', `/products/${n}/price`, caller, checks.price);
   }
 
-  stock(caller: Caller, articleNumber: string, locationId: string): Promise<ProductStock | null> {
+  async stock(
+    caller: Caller,
+    articleNumber: string,
+    locationId: string,
+  ): Promise<ProductStock | null> {
+    const n = segment(articleNumber);
+    if (n === undefined) return null;
     return this.jsonOrNull(
       'products.stock',
-      `/products/${enc(articleNumber)}/stock?location_id=${enc(locationId)}`,
+      `/products/${n}/stock?location_id=${enc(locationId)}`,
       caller,
       checks.stock,
     );
@@ -269,13 +291,10 @@ export class UpstreamClient {
     return checks.categories(await this.json('categories', 'GET', '/categories', caller));
   }
 
-  credit(caller: Caller, organizationId: string): Promise<CreditAnswer | null> {
-    return this.jsonOrNull(
-      'credit',
-      `/organizations/${enc(organizationId)}/credit`,
-      caller,
-      checks.credit,
-    );
+  async credit(caller: Caller, organizationId: string): Promise<CreditAnswer | null> {
+    const id = segment(organizationId);
+    if (id === undefined) return null;
+    return this.jsonOrNull('credit', `/organizations/${id}/credit`, caller, checks.credit);
   }
 
   async shipments(caller: Caller, telephone: string): Promise<Shipment[]> {
@@ -583,3 +602,15 @@ function tokenPair(answer: Answer, route: string): TokenPair {
  * throwing (encodeURIComponent's URIError would be a 500).
  */
 const enc = (value: string) => encodeURIComponent(value.toWellFormed());
+
+/**
+ * A value as exactly one path segment, or undefined when it cannot be one: empty, `.` or
+ * `..`. encodeURIComponent keeps dots, and an ERP or proxy normalising the path (RFC 3986
+ * remove_dot_segments) would resolve such a segment into another resource. Everything else
+ * is one segment once encoded (`/` is `%2F`, `%` is `%25`), as upstream's article numbers
+ * may hold such characters. Query values need no check: `enc` leaves none of `&=#?` in them.
+ */
+export function segment(value: string): string | undefined {
+  if (value === '' || value === '.' || value === '..') return undefined;
+  return enc(value);
+}

@@ -112,3 +112,45 @@ export const ShipmentsSchema = Type.Array(ShipmentSchema);
 
 /** The user's credit status in an organization. */
 export const CreditAnswerSchema = Type.Object({ credit: Type.Boolean() });
+
+/**
+ * Text the service stores from upstream (users, organizations): bounded, and PostgreSQL
+ * must be able to store it (no NUL, no unpaired surrogate: checked by `shapeCheck`'s
+ * `storable` walk, which a pattern cannot express).
+ */
+const Stored = (options: { minLength?: number; maxLength?: number } = {}) =>
+  Type.String({ maxLength: 1024, ...options });
+
+/**
+ * An id the service later puts in an upstream path (`/organizations/{id}/credit`): one
+ * segment, so neither empty nor `.`/`..` (src/upstream/client.ts, `segment`).
+ */
+const SegmentId = Type.String({ minLength: 1, maxLength: 255, pattern: '^(?!\\.{1,2}$)' });
+
+export const UpstreamOrganizationSchema = Type.Object({
+  organization_id: SegmentId,
+  code: Type.Optional(Stored()),
+  name: Type.Optional(Stored()),
+  parent_code: Type.Optional(Stored()),
+  has_unlimited_credit: Type.Optional(Type.Boolean()),
+});
+
+/** `GET /me`: the profile a login stores (user and memberships). */
+export const UpstreamProfileSchema = Type.Object({
+  username: Stored({ minLength: 1, maxLength: 150 }),
+  email: Type.Optional(Stored()),
+  first_name: Type.Optional(Stored()),
+  last_name: Type.Optional(Stored()),
+  telephone: Type.Optional(Stored()),
+  reference: Type.Optional(Nullable(Stored())),
+  organizations: Type.Array(UpstreamOrganizationSchema, { maxItems: 1000 }),
+});
+
+/** `GET /admin/users/{username}`: a user the restore flow mails. */
+export const UpstreamAdminUserSchema = Type.Object({
+  username: Stored({ minLength: 1, maxLength: 150 }),
+  email: Type.String({ maxLength: 1024 }),
+});
+
+/** `GET /admin/users?email=`. */
+export const UpstreamAdminUsersSchema = Type.Array(UpstreamAdminUserSchema, { maxItems: 1000 });

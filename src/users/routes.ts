@@ -2,6 +2,7 @@ import { endSessions } from '../auth/sessions.js';
 import type { App } from '../deps.js';
 import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
+import { serviceBase } from '../http/links.js';
 import { NoBodySchema } from '../http/schemas.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { usersContext } from './context.js';
@@ -261,22 +262,11 @@ async function requireOwnToken(upstream: UpstreamClient, token: string, username
   return profile;
 }
 
-const WILDCARD = new Set(['0.0.0.0', '::', '']);
-
 /**
- * The base of e-mailed links: PUBLIC_URL (required in production when restore is on); else
- * the listening address of the configuration. Never a request's Host or X-Forwarded-Host,
- * proxy or not: they would let anyone send a victim a link to their own server. Read when a
- * link is made (the port is known once listening).
+ * The base of e-mailed links (src/http/links.ts): PUBLIC_URL (required in production when
+ * restore is on), else the configured listening address; never a request's Host or
+ * X-Forwarded-Host. Read when a link is made (the port is known once listening).
  */
 function publicBase(app: App): () => string {
-  const { config } = app.deps;
-  return () => {
-    if (config.publicUrl) return config.publicUrl;
-    const address = app.server.address();
-    const port = address && typeof address === 'object' ? address.port : config.port;
-    let host = WILDCARD.has(config.host) ? '127.0.0.1' : config.host;
-    if (host.includes(':')) host = `[${host}]`;
-    return `http://${host}:${port}`;
-  };
+  return () => serviceBase(app);
 }

@@ -61,6 +61,8 @@ export interface TestOptions {
   sim?: Simulator;
   /** Where the service reaches upstream (a proxy in front of the simulator); default its URL. */
   upstreamUrl?: string;
+  /** Unset: no log. Set: the app's log lines (info and up) as JSON text, one per write. */
+  logStream?: NodeJS.WritableStream;
 }
 
 /**
@@ -99,7 +101,9 @@ export async function startTestApp(options: TestOptions = {}): Promise<TestConte
     faults: options.faults,
     notifier: options.notifier,
   };
-  const app = await buildApp(deps, { logger: false });
+  const app = await buildApp(deps, {
+    logger: options.logStream ? { level: 'info', stream: options.logStream } : false,
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   if (!address || typeof address === 'string') throw new Error('no port');

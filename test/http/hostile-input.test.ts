@@ -617,3 +617,80 @@ describe('hostile input on every operation', () => {
     expect(serverErrors).toEqual([]);
   });
 });
+
+/**
+ * Stateful: limits only reached by building state across requests. A cart's total quantity
+ * is a 32-bit integer (2,147,483,647): the 2,148th line of 1,000,000 would pass it. Every
+ * answer on the way is 201/200 or a 400 on `quantity` (never a 500), and the cart's counters
+ * stay the sum of its lines (a refused change writes nothing).
+ */
+describe('hostile input with state', () => {
+  const MAX_TOTAL = 2_147_483_647;
+  const FULL = 1_000_000;
+
+  it("a cart's total quantity up to and past the 32-bit limit: 400 on quantity, never 500", async () => {
+    const cart = await ctx.request('POST', '/api/v1/carts/', {
+      token: anna.token,
+      body: {
+        store: GLN,
+        organization: 'ORG-1001',
+        customer_order_number: 'PO-9',
+        order_mark: 'm',
+      },
+    });
+    expect(cart.status).toBe(201);
+    const cartId: number = cart.body.id;
+    const add = (part: string, quantity: number) =>
+      ctx.request('POST', '/api/v1/items/', {
+        token: anna.token,
+        body: { cart: cartId, part_number: part, quantity },
+      });
+    const lines = Math.floor(MAX_TOTAL / FULL); // 2,147 full lines fit
+    const statuses = new Map<number, number>();
+    for (let start = 0; start < lines; start += 16) {
+      const batch = [];
+      for (let i = start; i < Math.min(lines, start + 16); i++) batch.push(add(`P-${i}`, FULL));
+      for (const answer of await Promise.all(batch)) {
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+      }
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 201: lines });
+    const tooMuch = { quantity: [expect.stringContaining(String(MAX_TOTAL))] };
+
+    // The 2,148th line: over the cart's total.
+    const over = await add('P-over', FULL);
+    expect(over.status, over.text).toBe(400);
+    expect(over.body).toEqual(tooMuch);
+    // What still fits is taken: 483,647 more, then 1 more is too much.
+    const room = MAX_TOTAL - lines * FULL;
+    const last = await add('P-last', room);
+    expect(last.status).toBe(201);
+    expect((await add('P-one', 1)).status).toBe(400);
+    // Merging into a line of the cart is refused the same way.
+    const merge = await add('P-last', 1);
+    expect(merge.status).toBe(400);
+
+    // PATCH a line up past the total; then down, and the freed room is usable again.
+    const patch = (quantity: number) =>
+      ctx.request('PATCH', `/api/v1/items/${last.body.id}/`, {
+        token: anna.token,
+        body: { quantity },
+      });
+    const patchedUp = await patch(room + 1);
+    expect(patchedUp.status, patchedUp.text).toBe(400);
+    expect(patchedUp.body).toEqual(tooMuch);
+    expect((await patch(room - 10)).status).toBe(200);
+    expect((await add('P-ten', 10)).status).toBe(201);
+
+    // Nothing refused was written: the counters are the sum of the lines.
+    const stored = await ctx.request('GET', `/api/v1/carts/${cartId}/`, { token: anna.token });
+    expect(stored.status).toBe(200);
+    expect(stored.body.total_quantity).toBe(MAX_TOTAL);
+    expect(stored.body.items_count).toBe(lines + 2);
+    // The lists and statistics summing such carts still answer.
+    for (const path of ['/api/v1/carts/', '/api/v1/carts/stats/', '/api/v1/monthly-scores/']) {
+      const answer = await ctx.request('GET', path, { token: carla.token });
+      expect(answer.status, `${path}: ${answer.text}`).toBeLessThan(500);
+    }
+  }, 300_000);
+});
