@@ -1,4 +1,4 @@
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -18,17 +18,30 @@ interface Holder {
   role: string;
 }
 
-function readHolder(file: string): Holder | undefined {
+/** How long a lock file may stay empty while its creator writes it (a few microseconds). */
+const WRITING_MS = 2000;
+
+function readHolder(file: string): Holder | 'writing' | undefined {
   let text: string;
+  let modified: number;
   try {
     text = readFileSync(file, 'utf8');
+    modified = statSync(file).mtimeMs;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw error;
   }
+  // Created ('wx') but not yet written: its creator holds it. Only an empty file left long
+  // ago (a crash between the two calls) is stale.
+  if (text.trim() === '') {
+    return Date.now() - modified < WRITING_MS ? 'writing' : { pid: 0, host: hostname(), role: '' };
+  }
   const [pid, host, ...role] = text.trim().split(' ');
   return { pid: Number(pid), host: host ?? '', role: role.join(' ') };
 }
+
+/** A short synchronous pause (the lock is taken before anything else runs). */
+const pause = (ms: number) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
 /** A process of this host that still runs (EPERM: it runs under another user). */
 function alive(pid: number): boolean {
@@ -60,7 +73,7 @@ function liveHolder(holder: Holder): string | undefined {
 export function lockDataDir(dataDir: string, role: string): () => void {
   const file = join(dataDir, LOCK_FILE);
   const line = `${process.pid} ${hostname()} ${role}\n`;
-  for (let attempt = 0; attempt < 5; attempt++) {
+  for (let attempt = 0; attempt < 200; attempt++) {
     let fd: number;
     try {
       // 'wx': created here or not at all, so two openers cannot both win.
@@ -68,6 +81,10 @@ export function lockDataDir(dataDir: string, role: string): () => void {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const holder = readHolder(file);
+      if (holder === 'writing') {
+        pause(20);
+        continue;
+      }
       if (holder) {
         const who = liveHolder(holder);
         if (who) {
@@ -91,7 +108,12 @@ export function lockDataDir(dataDir: string, role: string): () => void {
     return () => {
       // Only our own lock: never one a later opener took over.
       const holder = readHolder(file);
-      if (holder && holder.pid === process.pid && holder.host === hostname()) {
+      if (
+        holder &&
+        holder !== 'writing' &&
+        holder.pid === process.pid &&
+        holder.host === hostname()
+      ) {
         try {
           unlinkSync(file);
         } catch {
@@ -106,5 +128,6 @@ export function lockDataDir(dataDir: string, role: string): () => void {
 /** Who holds the lock of `dataDir` now, or undefined when nobody live does. */
 export function dataDirHolder(dataDir: string): string | undefined {
   const holder = readHolder(join(dataDir, LOCK_FILE));
+  if (holder === 'writing') return 'a process taking the lock';
   return holder ? liveHolder(holder) : undefined;
 }
