@@ -65,7 +65,7 @@ async function modulesLoaded(name: string, settings: Record<string, string>): Pr
   return readFileSync(file, 'utf8').split('\n').filter(Boolean);
 }
 
-describe('loading the ERP simulator', () => {
+describe('loading the ERP simulator', { timeout: 60_000 }, () => {
   it('a service with UPSTREAM_URL set loads no module of erp-simulator/', async () => {
     sim = await startSimulator();
     const loaded = await modulesLoaded('with-upstream', {

@@ -61,7 +61,9 @@ export async function startServiceProcess(
 ): Promise<ServiceProcess> {
   const url = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, [SERVICE_MAIN], {
-    env: { ...env, PORT: String(port) },
+    // No drain unless a test asks for one: SIGTERM without a balancer in front need not wait
+    // for one to notice (test/drain.test.ts and the fleet test run the drain as configured).
+    env: { SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
