@@ -11,7 +11,8 @@ import { CodeParamsSchema, MAX_PASSWORD, MIN_PASSWORD } from './schemas.js';
 import { limitBy } from './throttle.js';
 
 const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   // The page's URL holds the code: no cache keeps the page or its answer.
   ...NO_STORE_HEADERS,
   'referrer-policy': 'no-referrer',
