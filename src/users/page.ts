@@ -103,7 +103,9 @@ export async function restorePageRoutes(app: App): Promise<void> {
             : undefined;
     if (problem) return html(reply, 400, formPage(problem));
     const target = { variant: 'link' as const, hash };
-    if (!(await redeem(db, upstream, target, password, clock.nowMicros(), budget))) {
+    if (
+      !(await redeem(db, upstream, target, password, clock.nowMicros(), budget, app.deps.notifier))
+    ) {
       return html(reply, 400, expiredPage());
     }
     return html(reply, 200, donePage());
