@@ -16,7 +16,7 @@ export interface SessionSockets {
  * session generation (the `gen` claim) and the auth hook compares it with the user row it
  * reads anyway, so this costs requests no extra look-up. Pass the transaction that records
  * the change when there is one. A user without a local row has no tokens: nothing to do.
- * Called on a password change or reset, logout-all, `users end-sessions` and the erasure
+ * Called on a password change or reset, logout-all and the erasure
  * of a user's personal data. `sockets` closes the user's open WebSockets everywhere.
  */
 export async function endSessions(

@@ -134,6 +134,7 @@ export default async function userRoutes(app: App): Promise<void> {
   app.post(
     '/users/me/logout-all/',
     {
+      config: { upstream: 'no-token' },
       preValidation: limitByAccount(throttle),
       schema: {
         tags,
