@@ -22,6 +22,7 @@ import { frameworkErrors, installConventions } from './http/conventions.js';
 import { collectRouteFacts, completeDocument, SECURITY_SCHEMES } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
 import { installRequestScope } from './http/request-scope.js';
+import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
 import {
   closeAfterEarlyAnswers,
   closeQuietConnectionsOnClose,
@@ -153,6 +154,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   closeAfterEarlyAnswers(app);
   closeQuietConnectionsOnClose(app);
   installConventions(app);
+  installSecurityHeaders(app);
   const routeFacts = collectRouteFacts(app, isLimitHook);
   installRequestScope(app);
   installAuth(app, tokens, deps.database);
@@ -174,7 +176,11 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     transformObject: (document) =>
       completeDocument('openapiObject' in document ? document.openapiObject : {}, routeFacts),
   });
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/api/docs',
+    staticCSP: true,
+    transformStaticCSP: docsCsp,
+  });
   app.get('/api/schema/', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(websocket, {

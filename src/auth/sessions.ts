@@ -5,20 +5,33 @@ import { users, wsCodes } from '../db/schema.js';
 /** The message refusing a token whose session was ended (401 on use, 400 on refresh). */
 export const SESSION_ENDED = 'Session ended (password changed or reset): log in again.';
 
+/** Who closes the user's open WebSockets on every instance (the Notifier). */
+export interface SessionSockets {
+  endSessions(userId: number): void;
+}
+
 /**
  * Ends every session of the user: every token issued before (access and refresh alike) is
  * refused from the moment this commits, on every instance. A token carries its user's
  * session generation (the `gen` claim) and the auth hook compares it with the user row it
  * reads anyway, so this costs requests no extra look-up. Pass the transaction that records
  * the change when there is one. A user without a local row has no tokens: nothing to do.
- * Called on a password change or reset, and by the erasure of a user's personal data.
+ * Called on a password change or reset, logout-all and the erasure
+ * of a user's personal data. `sockets` closes the user's open WebSockets everywhere.
  */
-export async function endSessions(db: Db | Tx, user: number | { username: string }): Promise<void> {
+export async function endSessions(
+  db: Db | Tx,
+  user: number | { username: string },
+  sockets?: SessionSockets,
+): Promise<void> {
   const [row] = await db
     .update(users)
     .set({ sessionGeneration: sql`${users.sessionGeneration} + 1` })
     .where(typeof user === 'number' ? eq(users.id, user) : eq(users.username, user.username))
     .returning({ id: users.id });
   // Connection codes issued to the old sessions die with them (they open a socket for 5 min).
-  if (row) await db.delete(wsCodes).where(eq(wsCodes.userId, row.id));
+  if (!row) return;
+  await db.delete(wsCodes).where(eq(wsCodes.userId, row.id));
+  // Sockets already open were authenticated by those sessions: closed on every instance.
+  sockets?.endSessions(row.id);
 }

@@ -29,17 +29,24 @@ const READY = 1; // WebSocket.OPEN
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** The close code of a socket that made way for a newer one of its user (docs/http-contract.md). */
 export const TOO_MANY_CONNECTIONS = 4429;
+/** The close code of a socket whose user's sessions were ended (docs/http-contract.md). */
+export const SESSION_ENDED_CLOSE = 4401;
 
 interface Connection {
   userId: number;
   alive: boolean;
 }
 
-/** What travels on the Redis channel: `origin` lets an instance skip its own messages. */
+/**
+ * What travels on the Redis channel: `origin` lets an instance skip its own messages.
+ * `close`: users whose sockets every instance closes (sessions ended); such an envelope has
+ * no `users`, so an instance of an earlier release delivers it to no one.
+ */
 interface Envelope {
   origin: string;
   users: number[];
-  message: NotificationMessage;
+  message?: NotificationMessage;
+  close?: number[];
 }
 
 /** Backoff of SUBSCRIBE retries on a connection that is up: 200 ms, doubling, at most this. */
@@ -186,15 +193,37 @@ export class Notifier {
     const users = [...new Set(userIds)];
     if (users.length === 0 || this.closed) return;
     this.deliver(users, message);
+    this.fanOut({ origin: this.origin, users, message }, message.type);
+  }
+
+  /**
+   * The user's sessions were ended (src/auth/sessions.ts): their sockets are closed with
+   * 4401 here at once and, through Redis, on every other instance. A socket authenticated
+   * once, by a code of a session that no longer exists, must not keep receiving events.
+   */
+  endSessions(userId: number): void {
+    if (this.closed) return;
+    this.closeUser(userId);
+    this.fanOut({ origin: this.origin, users: [], close: [userId] }, 'sessions.ended');
+  }
+
+  private fanOut(envelope: Envelope, type: string): void {
     if (!this.publisher) return;
-    const envelope: Envelope = { origin: this.origin, users, message };
     const publisher = this.publisher;
     publisher.publish(this.channel, JSON.stringify(envelope)).catch((error: Error) => {
       this.fanoutErrors++;
       // During an outage the failure is the outage, already logged once.
       if (publisher.status !== 'ready') this.outage('publisher', error);
-      else this.log?.error({ err: error, type: message.type }, 'notification publish failed');
+      else this.log?.error({ err: error, type }, 'notification publish failed');
     });
+  }
+
+  private closeUser(userId: number): void {
+    for (const socket of [...(this.byUser.get(userId) ?? [])]) {
+      this.remove(socket);
+      if (socket.readyState === READY) socket.close(SESSION_ENDED_CLOSE, 'Session ended');
+      else socket.terminate();
+    }
   }
 
   /** Stops the heartbeat and Redis; closes sockets still open with 1001 (going away). */
@@ -286,7 +315,11 @@ export class Notifier {
       this.log?.warn({ err: error }, 'unreadable notification from redis');
       return;
     }
-    if (envelope.origin === this.origin || !Array.isArray(envelope.users)) return;
+    if (envelope.origin === this.origin) return;
+    if (Array.isArray(envelope.close)) {
+      for (const userId of envelope.close) if (Number.isInteger(userId)) this.closeUser(userId);
+    }
+    if (!Array.isArray(envelope.users) || envelope.users.length === 0 || !envelope.message) return;
     this.deliver(envelope.users, envelope.message);
   }
 

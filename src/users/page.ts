@@ -11,7 +11,8 @@ import { CodeParamsSchema, MAX_PASSWORD, MIN_PASSWORD } from './schemas.js';
 import { limitBy } from './throttle.js';
 
 const PAGE_HEADERS = {
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'",
+  'content-security-policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
   // The page's URL holds the code: no cache keeps the page or its answer.
   ...NO_STORE_HEADERS,
   'referrer-policy': 'no-referrer',
@@ -102,7 +103,9 @@ export async function restorePageRoutes(app: App): Promise<void> {
             : undefined;
     if (problem) return html(reply, 400, formPage(problem));
     const target = { variant: 'link' as const, hash };
-    if (!(await redeem(db, upstream, target, password, clock.nowMicros(), budget))) {
+    if (
+      !(await redeem(db, upstream, target, password, clock.nowMicros(), budget, app.deps.notifier))
+    ) {
       return html(reply, 400, expiredPage());
     }
     return html(reply, 200, donePage());

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import { endSessions } from '../auth/sessions.js';
+import { endSessions, type SessionSockets } from '../auth/sessions.js';
 import { type Clock, formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { restoreCodes } from '../db/schema.js';
@@ -158,6 +158,7 @@ export async function redeem(
   newPassword: string,
   nowMicros: number,
   budget: Budget,
+  sockets?: SessionSockets,
 ): Promise<boolean> {
   const t = restoreCodes;
   const now = formatMicros(nowMicros);
@@ -199,7 +200,7 @@ export async function redeem(
     throw error;
   }
   if (!set) return false;
-  await endSessions(db, { username: claimed.username });
+  await endSessions(db, { username: claimed.username }, sockets);
   await db
     .update(t)
     .set({ usedAt: now })
@@ -218,6 +219,8 @@ export interface RestoreDeps {
   /** How long a code stays usable (RESTORE_CODE_TTL_SECONDS). */
   ttlSeconds: number;
   budget: Budget;
+  /** Closes the WebSockets of a user whose password was reset (the Notifier). */
+  sockets?: SessionSockets;
 }
 
 const issueOptions = (deps: RestoreDeps): IssueOptions => ({
@@ -249,7 +252,9 @@ export async function restoreWithCode(deps: RestoreDeps, body: RestoreCodeBody):
     hash: codeHash(deps.secret, 'code', body.code.trim(), body.username),
   };
   const now = deps.clock.nowMicros();
-  if (!(await redeem(deps.db, deps.upstream, target, body.password, now, deps.budget))) {
+  if (
+    !(await redeem(deps.db, deps.upstream, target, body.password, now, deps.budget, deps.sockets))
+  ) {
     throw Invalid.field('code', 'Invalid or expired code.');
   }
 }
@@ -293,7 +298,9 @@ export async function restoreWithLink(deps: RestoreDeps, body: RestoreLinkBody):
     hash: codeHash(deps.secret, 'link', body.restore_password_code.trim()),
   };
   const now = deps.clock.nowMicros();
-  if (!(await redeem(deps.db, deps.upstream, target, body.password, now, deps.budget))) {
+  if (
+    !(await redeem(deps.db, deps.upstream, target, body.password, now, deps.budget, deps.sockets))
+  ) {
     throw Invalid.field('restore_password_code', 'Invalid or expired code.');
   }
 }

@@ -1,5 +1,6 @@
 import { endSessions } from '../auth/sessions.js';
 import type { App } from '../deps.js';
+import { Invalid } from '../errors.js';
 import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { serviceBase } from '../http/links.js';
@@ -17,6 +18,7 @@ import {
 import {
   ChangePasswordAnswerSchema,
   ChangePasswordBodySchema,
+  LogoutAllBodySchema,
   MeSchema,
   RequestCodeBodySchema,
   RequestLinkBodySchema,
@@ -24,7 +26,7 @@ import {
   RestoreLinkBodySchema,
   ShipmentsSchema,
 } from './schemas.js';
-import { limitBy } from './throttle.js';
+import { limitBy, limitByAccount } from './throttle.js';
 
 export { restorePageRoutes } from './page.js';
 
@@ -65,6 +67,7 @@ export default async function userRoutes(app: App): Promise<void> {
       codesPerDay: config.restoreCodesPerDay,
       attemptsPerDay: config.restoreAttemptsPerDay,
     },
+    sockets: app.deps.notifier,
   };
   const base = publicBase(app);
 
@@ -99,6 +102,7 @@ export default async function userRoutes(app: App): Promise<void> {
     '/users/me/change-password/',
     {
       config: { upstream: 'required-token' },
+      preValidation: limitByAccount(throttle),
       schema: {
         tags,
         summary: "Change the caller's password (set upstream)",
@@ -107,6 +111,8 @@ export default async function userRoutes(app: App): Promise<void> {
           '`upstream_token_not_valid` when upstream refuses it, or when it belongs to another ' +
           'user than the access token). A wrong current password is 400 on ' +
           '`password`; `new_password` takes 8 to 128 characters (400 on `new_password`). ' +
+          'Rate-limited with the login, per client address and per account (429 `throttled`): ' +
+          'a stolen session cannot guess the password here. ' +
           'Success: 200 `{"detail": "Password changed."}`, and every token issued before ' +
           "(the caller's own too) is refused from then on (401 `token_not_valid`; refresh " +
           '400): log in again with the new password. Upstream failures: 502, 503, 504.',
@@ -120,8 +126,39 @@ export default async function userRoutes(app: App): Promise<void> {
       await requireOwnToken(upstream, token, user.username);
       await changePassword(upstream, token, request.body.password, request.body.new_password);
       // Every token issued before, the caller's too: a stolen one dies with the old password.
-      await endSessions(db, user.id);
+      await endSessions(db, user.id, app.deps.notifier);
       return { detail: 'Password changed.' };
+    },
+  );
+
+  app.post(
+    '/users/me/logout-all/',
+    {
+      config: { upstream: 'no-token' },
+      preValidation: limitByAccount(throttle),
+      schema: {
+        tags,
+        summary: "End every session of the caller's (log out everywhere)",
+        description:
+          'With the current password (checked upstream; 400 on `password` when wrong): every ' +
+          "token issued before, the caller's own too, is refused from then on (401 " +
+          '`token_not_valid`; refresh 400), unused WebSocket connection codes die, and open ' +
+          'notification WebSockets of the caller close with 4401 on every instance. For a ' +
+          'user who thinks a token was stolen and keeps the password. Rate-limited with the ' +
+          'login, per client address and per account (429 `throttled`). Upstream failures: ' +
+          '502, 503, 504.',
+        body: LogoutAllBodySchema,
+        response: { 200: ChangePasswordAnswerSchema },
+      },
+    },
+    async (request) => {
+      const user = currentUser(request);
+      // Re-authentication: a stolen token alone cannot end the owner's other sessions.
+      if (!(await upstream.login(user.username, request.body.password))) {
+        throw Invalid.field('password', 'Your current password was entered incorrectly.');
+      }
+      await endSessions(db, user.id, app.deps.notifier);
+      return { detail: 'Logged out everywhere.' };
     },
   );
 

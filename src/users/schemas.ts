@@ -27,6 +27,11 @@ export const MeSchema = Type.Object({
 
 export const ChangePasswordAnswerSchema = Type.Object({ detail: Type.String() });
 
+/** `POST users/me/logout-all/`: the caller's password again (ASVS 5.0 7.5.2). */
+export const LogoutAllBodySchema = Type.Object({
+  password: Type.String({ minLength: 1, maxLength: 1024, description: 'The current password' }),
+});
+
 /** Passed through as upstream answers them, checked by the client. */
 export { ShipmentSchema, ShipmentsSchema } from '../upstream/schemas.js';
 

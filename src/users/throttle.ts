@@ -216,3 +216,19 @@ export function limitBy(throttle: Throttle, scope: 'login' | 'restore', field?: 
   limitHooks.add(hook);
   return hook;
 }
+
+/**
+ * The limit of a route that checks the caller's password (change-password, logout-all): per
+ * address and per account, on the login's own counters, so a stolen session cannot guess the
+ * password here beyond what logins may (the caller is authenticated: the account is theirs).
+ */
+export function limitByAccount(throttle: Throttle) {
+  const hook = async (request: FastifyRequest): Promise<void> => {
+    const keys = [`login:ip:${addressKey(request.ip)}`];
+    const part = keyPart(request.authUser?.username);
+    if (part) keys.push(`login:username:${part}`);
+    await throttle.check(keys);
+  };
+  limitHooks.add(hook);
+  return hook;
+}

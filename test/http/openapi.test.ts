@@ -163,6 +163,8 @@ describe('the OpenAPI document', () => {
         '/api/v1/restore-password/',
         '/api/v1/restore_password/',
         '/users/restore-password/{code}/',
+        '/api/v1/users/me/change-password/',
+        '/api/v1/users/me/logout-all/',
         '/users/restore-password/{code}/',
       ].sort(),
     );
