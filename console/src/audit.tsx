@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { type AuditEvent, type AuditFilters, api, loadStores, type Store } from './api';
 import { dateRange, when } from './format';
 import type { Live } from './live';
-import { fieldId, StoreSelect } from './ui';
+import { fieldId, Pager, StoreSelect } from './ui';
 
 const KINDS: Record<AuditEvent['kind'], string> = {
   'control.created': 'Control created',
@@ -179,27 +179,14 @@ export function AuditView({ live }: { live: Live }) {
           </tbody>
         </table>
       )}
-      <nav class="pager" aria-label="Pages of the audit trail">
-        <button
-          type="button"
-          class="secondary"
-          disabled={page <= 1}
-          onClick={() => setPage(page - 1)}
-        >
-          Previous
-        </button>
-        <span>
-          Page {page} of {pages} ({count} events)
-        </span>
-        <button
-          type="button"
-          class="secondary"
-          disabled={page >= pages}
-          onClick={() => setPage(page + 1)}
-        >
-          Next
-        </button>
-      </nav>
+      <Pager
+        label="Pages of the audit trail"
+        page={page}
+        pages={pages}
+        count={count}
+        noun="events"
+        onPage={setPage}
+      />
     </section>
   );
 }

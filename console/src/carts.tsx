@@ -14,7 +14,7 @@ import {
 } from './api';
 import { dateRange, when } from './format';
 import type { Live } from './live';
-import { fieldId, Notice, StoreSelect } from './ui';
+import { fieldId, Notice, Pager, StoreSelect } from './ui';
 
 const PAGE_SIZE = 20;
 type Tri = '' | 'True' | 'False';
@@ -236,27 +236,14 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
         </table>
       )}
       {data && data.count > PAGE_SIZE && (
-        <nav class="pager" aria-label="Pages">
-          <button
-            type="button"
-            class="secondary"
-            disabled={page <= 1}
-            onClick={() => setPage(page - 1)}
-          >
-            Previous
-          </button>
-          <span>
-            Page {page} of {pages} ({data.count} carts)
-          </span>
-          <button
-            type="button"
-            class="secondary"
-            disabled={page >= pages}
-            onClick={() => setPage(page + 1)}
-          >
-            Next
-          </button>
-        </nav>
+        <Pager
+          label="Pages"
+          page={page}
+          pages={pages}
+          count={data.count}
+          noun="carts"
+          onPage={setPage}
+        />
       )}
     </section>
   );

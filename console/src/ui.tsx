@@ -56,3 +56,38 @@ export function Section(props: { title: string; children: ComponentChildren; id?
     </section>
   );
 }
+
+/** Previous / Next over pages of a list, with where the reader is. */
+export function Pager(props: {
+  label: string;
+  page: number;
+  pages: number;
+  count: number;
+  noun: string;
+  onPage: (page: number) => void;
+}) {
+  const { page, pages } = props;
+  return (
+    <nav class="pager" aria-label={props.label}>
+      <button
+        type="button"
+        class="secondary"
+        disabled={page <= 1}
+        onClick={() => props.onPage(page - 1)}
+      >
+        Previous
+      </button>
+      <span>
+        Page {page} of {pages} ({props.count} {props.noun})
+      </span>
+      <button
+        type="button"
+        class="secondary"
+        disabled={page >= pages}
+        onClick={() => props.onPage(page + 1)}
+      >
+        Next
+      </button>
+    </nav>
+  );
+}

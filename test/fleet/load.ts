@@ -1,4 +1,5 @@
 import { Agent, fetch } from 'undici';
+import { seededRandom } from '../../src/admin/demo-carts.js';
 
 /** A signed-in user as the load clients need it. */
 export interface User {
@@ -42,18 +43,6 @@ const add = (map: Map<number, Map<string, number>>, cart: number, part: string, 
   map.set(cart, lines);
 };
 
-/** A small deterministic generator (mulberry32): the same seed, the same requests. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PARTS = ['10001234', '10001235', '10001236', '10001237'];
 
 interface Outcome {
@@ -83,7 +72,7 @@ export class Load {
   ) {}
 
   start(clients: number, seed: number): void {
-    for (let c = 0; c < clients; c++) this.running.push(this.client(c, seeded(seed + c)));
+    for (let c = 0; c < clients; c++) this.running.push(this.client(c, seededRandom(seed + c)));
   }
 
   async stop(): Promise<Tally> {
