@@ -42,8 +42,10 @@ async function allCarts(): Promise<Cart[]> {
 }
 
 /**
- * The rollups and the counts as stored, and as a fresh aggregate of `carts`: equal when the
- * trigger is exact.
+ * Every grain as stored, and as a fresh aggregate of `carts`: equal when the trigger is
+ * exact. Per store: days (`cart_rollups`, `cart_counts`), months and all time
+ * (`cart_grains`); over all stores, per shard: days, months and all time (`cart_grains_all`).
+ * Rows whose figures are all zero are left out (a row stays when its carts go).
  */
 async function rollupsAgainstCarts() {
   const read = async (text: string) =>
@@ -52,14 +54,34 @@ async function rollupsAgainstCarts() {
       checked_out, checkout_availability_error, count(*)::int as carts,
       sum(items_count)::int as items_count, sum(total_quantity)::int as total_quantity
       from carts group by 1, 2, 3, 4`;
+  const grains = `from carts cross join lateral (values
+      ('D', (created at time zone 'UTC')::date),
+      ('M', date_trunc('month', created at time zone 'UTC')::date),
+      ('T', '-infinity'::date)) x(grain, period)`;
+  const nonZero = 'where carts <> 0 or items_count <> 0 or total_quantity <> 0';
   const stored = await read(`select 'rollups' as t, store_id, day::text, checked_out,
       checkout_availability_error, carts, items_count::int, total_quantity::int
       from cart_rollups where carts <> 0
     union all select 'counts', store_id, day::text, checked_out, checkout_availability_error,
-      carts, null, null from cart_counts where carts <> 0`);
+      carts, null, null from cart_counts where carts <> 0
+    union all select 'store ' || grain, store_id, period::text, checked_out,
+      checkout_availability_error, carts::int, items_count::int, total_quantity::int
+      from cart_grains ${nonZero}
+    union all select 'all ' || grain || ' ' || warehouse || ' ' || shard, null, period::text,
+      checked_out, checkout_availability_error, carts::int, items_count::int,
+      total_quantity::int from cart_grains_all ${nonZero}`);
   const expected = await read(`select 'rollups' as t, * from (${fresh}) f
     union all select 'counts', store_id, day, checked_out, checkout_availability_error, carts,
-      null, null from (${fresh}) f`);
+      null, null from (${fresh}) f
+    union all select 'store ' || grain, store_id, period::text, checked_out,
+      checkout_availability_error, count(*)::int, sum(items_count)::int,
+      sum(total_quantity)::int ${grains} where grain <> 'D'
+      group by grain, store_id, period, checked_out, checkout_availability_error
+    union all select 'all ' || grain || ' ' || (store_id is null) || ' ' || id % 8, null,
+      period::text, checked_out, checkout_availability_error, count(*)::int,
+      sum(items_count)::int, sum(total_quantity)::int ${grains}
+      group by grain, store_id is null, id % 8, period, checked_out,
+        checkout_availability_error`);
   return { stored, fresh: expected };
 }
 
@@ -130,6 +152,13 @@ const QUERIES = [
   'created_after=2026-03-02T01:00:00%2B02:00&created_before=2026-04-16',
   `created_after=2026-02-27&created_before=2026-04-15T10:00:00.000001Z&gln=${GLN_A}&checkout=True`,
   'created_before=2026-03-03T08:00:00Z&exclude_warehouse=True&checkout=False',
+  // Whole months from the month grain, the days at the edges from the day grain.
+  'created_after=2026-02-28T09:00:00Z',
+  'created_before=2026-04-15T12:00:00Z',
+  'created_after=2026-02-27T12:00:00Z&created_before=2026-05-01',
+  `created_after=2026-01-31T23:00:00Z&created_before=2026-04-01&gln=${GLN_A}`,
+  'created_after=2026-02-28&created_before=2026-04-30T23:59:59.999999Z&checkout=True',
+  'created_after=2026-01-01&created_before=2027-01-01&exclude_warehouse=True',
 ];
 
 describe('staff figures from the rollups', () => {
@@ -276,12 +305,74 @@ describe('staff figures from the rollups', () => {
     expect(day.body).toEqual({ total_quantity: 10 * 15, total_items: 10 * 3 });
   });
 
+  // Retention deletes old checked-out carts in batches: one statement, many stores and days.
+  it('stay exact when carts of many stores and days go in one statement', async () => {
+    const deleted = await ctx.database.run<{ id: number }>(
+      statement(`delete from carts where id in (select id from carts
+        where checked_out and created < '2026-04-01' order by id limit 5) returning id`),
+      [],
+    );
+    expect(deleted.length).toBe(5);
+    const { stored, fresh } = await rollupsAgainstCarts();
+    expect(stored).toEqual(fresh);
+  });
+
+  // Moves between keys of every grain at once: days, months, stores, flags, in one statement.
+  it('stay exact when one statement moves carts between days, months, stores and flags', async () => {
+    await ctx.database.run(
+      statement(`update carts set created = created + interval '20 days',
+        store_id = case when store_id is null then (select min(id) from stores) else null end,
+        checkout_availability_error = not checkout_availability_error
+        where id in (select id from carts order by id limit 6)`),
+      [],
+    );
+    let { stored, fresh } = await rollupsAgainstCarts();
+    expect(stored).toEqual(fresh);
+    await ctx.database.run(
+      statement(`update carts set created = created - interval '20 days',
+        checkout_availability_error = not checkout_availability_error
+        where id in (select id from carts order by id limit 6)`),
+      [],
+    );
+    ({ stored, fresh } = await rollupsAgainstCarts());
+    expect(stored).toEqual(fresh);
+  });
+
+  // The all-time rows are shared by every writer: a batch delete across stores beside item
+  // adds in those stores neither deadlocks nor loses a change (rows taken in key order).
+  it('stay exact, without deadlock, when a batch delete runs beside item adds', async () => {
+    ctx.clock.set('2026-05-06T10:00:00Z');
+    const sessions = [await ctx.login('anna'), await ctx.login('bruno')];
+    const carts = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        createCart(ctx, sessions[i % 2], { store: i % 2 ? GLN_A : GLN_B }),
+      ),
+    );
+    const batch = () =>
+      ctx.database.run(
+        statement(`delete from carts where id in (select id from carts
+          where created < '2026-05-01' order by id desc limit 2)`),
+        [],
+      );
+    const results = await Promise.allSettled([
+      ...carts.flatMap((cart, i) =>
+        Array.from({ length: 4 }, (_, j) => addItem(ctx, sessions[i % 2], cart, `P-${j}`, j + 1)),
+      ),
+      batch(),
+      batch(),
+    ]);
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const { stored, fresh } = await rollupsAgainstCarts();
+    expect(stored).toEqual(fresh);
+  });
+
   // Last: it empties the tables.
   it('are emptied with the carts when an operator truncates them', async () => {
     await ctx.database.run(statement('truncate carts cascade'), []);
     const left = await ctx.database.run<{ n: number }>(
       statement(
-        'select (select count(*) from cart_rollups) + (select count(*) from cart_counts) as n',
+        `select (select count(*) from cart_rollups) + (select count(*) from cart_counts)
+          + (select count(*) from cart_grains) + (select count(*) from cart_grains_all) as n`,
       ),
       [],
     );
