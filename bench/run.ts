@@ -18,11 +18,13 @@ import { DEMO_SERVICE_ACCOUNT } from '../erp-simulator/data.js';
 import { buildServer } from '../scripts/build.mjs';
 import { openDatabase } from '../src/db/client.js';
 import type { Plan } from './load.js';
-import { CUSTOMERS, cartOf, STAFF_ID, STORES, seed, storeGln } from './seed.js';
+import { CUSTOMERS, cartOf, STAFF_ID, seed, storeGln } from './seed.js';
 import { judge, type Row } from './targets.js';
 
 const SERVER = process.env.BENCH_DATABASE_URL;
 const SCALE = Math.floor(Number(process.env.BENCH_SCALE ?? 1_000_000));
+const STORES = Math.floor(Number(process.env.BENCH_STORES ?? 50));
+const YEARS = Number(process.env.BENCH_YEARS ?? 2);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const POOL_SIZE = 10;
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
@@ -91,7 +93,7 @@ async function bench(url: string) {
   await database.migrate();
   await database.close();
   const seedStart = performance.now();
-  await seed(url, SCALE, console.log);
+  await seed(url, { scale: SCALE, stores: STORES, years: YEARS }, console.log);
   const seedSeconds = (performance.now() - seedStart) / 1000;
   console.log(`seeded in ${seedSeconds.toFixed(1)} s`);
   if (process.env.BENCH_SEED_ONLY === '1') return;

@@ -23,6 +23,7 @@ CREATE TABLE "cart_grains_all" (
 	CONSTRAINT "cart_grains_all_key" UNIQUE("grain","period","warehouse","checked_out","checkout_availability_error","shard")
 );
 --> statement-breakpoint
+CREATE INDEX "cart_grains_all_unfolded_idx" ON "cart_grains_all" USING btree ("grain","period") WHERE "cart_grains_all"."shard" <> 0;--> statement-breakpoint
 -- Hand-written from here (decision 0010): fillfactor, the delta type, the trigger function
 -- redefined whole, statement-level triggers, the backfill.
 ALTER TABLE "cart_grains" SET (fillfactor = 50);--> statement-breakpoint
@@ -73,14 +74,19 @@ BEGIN
   SET carts = g.carts + excluded.carts, items_count = g.items_count + excluded.items_count,
     total_quantity = g.total_quantity + excluded.total_quantity;
 
+  -- Rows of the current day and month, and the all-time rows, are shared by every writer:
+  -- 32 shards (by cart) so that writers rarely wait on one another. Closed days and months
+  -- are rarely written: shard 0, where cart_grains_fold() gathers them (decision 0010).
   INSERT INTO cart_grains_all AS a (grain, period, warehouse, checked_out,
     checkout_availability_error, shard, carts, items_count, total_quantity)
-  SELECT x.grain, x.period, d.store_id IS NULL, d.checked_out, d.error, (d.id % 8)::smallint,
+  SELECT x.grain, x.period, d.store_id IS NULL, d.checked_out, d.error,
+    CASE WHEN x.period >= x.current THEN (d.id % 32)::smallint ELSE 0::smallint END,
     sum(d.carts), sum(d.items), sum(d.quantity)
   FROM unnest(deltas) d CROSS JOIN LATERAL (VALUES
-    ('D', (d.created AT TIME ZONE 'UTC')::date),
-    ('M', date_trunc('month', d.created AT TIME ZONE 'UTC')::date),
-    ('T', '-infinity'::date)) x(grain, period)
+    ('D', (d.created AT TIME ZONE 'UTC')::date, (now() AT TIME ZONE 'UTC')::date),
+    ('M', date_trunc('month', d.created AT TIME ZONE 'UTC')::date,
+      date_trunc('month', now() AT TIME ZONE 'UTC')::date),
+    ('T', '-infinity'::date, '-infinity'::date)) x(grain, period, current)
   GROUP BY 1, 2, 3, 4, 5, 6
   HAVING sum(d.carts) <> 0 OR sum(d.items) <> 0 OR sum(d.quantity) <> 0
   ORDER BY 1, 2, 3, 4, 5, 6
@@ -136,6 +142,37 @@ BEGIN
   RETURN NULL;
 END
 $$;--> statement-breakpoint
+-- Gathers the shards of closed days and months into shard 0, so that a series over them
+-- reads one row per period and flags. Its own short transaction (the service calls it once
+-- a day, src/carts/grain-fold.ts): the figures are the same before and after, so it may run
+-- at any time, any number of times at once; rows a writer holds are skipped (left for the
+-- next fold), never waited for.
+CREATE FUNCTION cart_grains_fold() RETURNS integer LANGUAGE plpgsql AS $$
+DECLARE
+  folded integer;
+BEGIN
+  WITH moved AS (
+    DELETE FROM cart_grains_all a WHERE a.ctid IN (
+      SELECT s.ctid FROM cart_grains_all s
+      WHERE s.shard <> 0 AND ((s.grain = 'D' AND s.period < (now() AT TIME ZONE 'UTC')::date)
+        OR (s.grain = 'M' AND s.period < date_trunc('month', now() AT TIME ZONE 'UTC')::date))
+      FOR UPDATE SKIP LOCKED)
+    RETURNING a.*
+  ), kept AS (
+    INSERT INTO cart_grains_all AS a (grain, period, warehouse, checked_out,
+      checkout_availability_error, shard, carts, items_count, total_quantity)
+    SELECT m.grain, m.period, m.warehouse, m.checked_out, m.checkout_availability_error, 0,
+      sum(m.carts), sum(m.items_count), sum(m.total_quantity)
+    FROM moved m GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+    ON CONFLICT (grain, period, warehouse, checked_out, checkout_availability_error, shard)
+    DO UPDATE
+    SET carts = a.carts + excluded.carts, items_count = a.items_count + excluded.items_count,
+      total_quantity = a.total_quantity + excluded.total_quantity
+  )
+  SELECT count(*) INTO folded FROM moved;
+  RETURN folded;
+END
+$$;--> statement-breakpoint
 INSERT INTO cart_grains (store_id, grain, period, checked_out, checkout_availability_error, carts,
   items_count, total_quantity)
 SELECT store_id, x.grain, x.period, checked_out, checkout_availability_error, count(*),
@@ -147,9 +184,11 @@ GROUP BY 1, 2, 3, 4, 5;--> statement-breakpoint
 INSERT INTO cart_grains_all (grain, period, warehouse, checked_out, checkout_availability_error,
   shard, carts, items_count, total_quantity)
 SELECT x.grain, x.period, store_id IS NULL, checked_out, checkout_availability_error,
-  (id % 8)::smallint, count(*), sum(items_count), sum(total_quantity)
+  CASE WHEN x.period >= x.current THEN (id % 32)::smallint ELSE 0::smallint END, count(*),
+  sum(items_count), sum(total_quantity)
 FROM carts CROSS JOIN LATERAL (VALUES
-  ('D', (created AT TIME ZONE 'UTC')::date),
-  ('M', date_trunc('month', created AT TIME ZONE 'UTC')::date),
-  ('T', '-infinity'::date)) x(grain, period)
+  ('D', (created AT TIME ZONE 'UTC')::date, (now() AT TIME ZONE 'UTC')::date),
+  ('M', date_trunc('month', created AT TIME ZONE 'UTC')::date,
+    date_trunc('month', now() AT TIME ZONE 'UTC')::date),
+  ('T', '-infinity'::date, '-infinity'::date)) x(grain, period, current)
 GROUP BY 1, 2, 3, 4, 5, 6;

@@ -215,9 +215,10 @@ export const cartGrains = pgTable(
 
 /**
  * The figures over all stores: `grain` 'D' (a UTC day), 'M' and 'T', with the flags and
- * whether the carts are the warehouse's (no store). Each change counts in the row of its
- * cart's `shard` (the cart id modulo 8), so that writers in different stores rarely wait on
- * one row; readers sum the shards (decision 0010).
+ * whether the carts are the warehouse's (no store). A change of the current day or month,
+ * or of all time, counts in the row of its cart's `shard` (the cart id modulo 32), so that
+ * writers in different stores rarely wait on one row; closed days and months are gathered
+ * into shard 0 (cart_grains_fold); readers sum the shards (decision 0010).
  */
 export const cartGrainsAll = pgTable(
   'cart_grains_all',
@@ -241,6 +242,8 @@ export const cartGrainsAll = pgTable(
       t.checkoutAvailabilityError,
       t.shard,
     ),
+    // The rows cart_grains_fold() has yet to gather: found without reading the others.
+    index('cart_grains_all_unfolded_idx').on(t.grain, t.period).where(sql`${t.shard} <> 0`),
   ],
 );
 
