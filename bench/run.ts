@@ -571,7 +571,8 @@ function writePlan(shape: Shape): { file: string; plan: Plan } {
   // Up to 20,000 carts per list, spread over the whole id range.
   const stride = Math.max(1, Math.floor(shape.scale / 20_000));
   for (let i = 1; i <= shape.scale; i += stride) {
-    for (let j = i; j < i + 10 && j <= shape.scale; j++) {
+    // Ten carts after each step (fewer when the steps are shorter: no cart twice).
+    for (let j = i; j < i + Math.min(10, stride) && j <= shape.scale; j++) {
       const cart = cartOf(j);
       if (j === i) plan.anyCarts.push([j, cart.userId, cart.existingPart]);
       if (cart.open && cart.state < 9) plan.itemCarts.push([j, cart.userId, cart.existingPart]);
