@@ -25,7 +25,7 @@ import { DEMO_SERVICE_ACCOUNT } from '../erp-simulator/data.js';
 import { buildServer } from '../scripts/build.mjs';
 import { openDatabase } from '../src/db/client.js';
 import type { Plan } from './load.js';
-import { CUSTOMERS, cartOf, STAFF_ID, seed, storeGln } from './seed.js';
+import { CUSTOMERS, cartOf, parseScaling, type Shape, STAFF_ID, seed, storeGln } from './seed.js';
 import { judge, judgeScaling, type Row } from './targets.js';
 
 const SERVER = process.env.BENCH_DATABASE_URL;
@@ -93,33 +93,14 @@ interface Figures {
 
 const children: ChildProcess[] = [];
 
-interface Shape {
-  scale: number;
-  stores: number;
-  years: number;
-}
-
 const shapeLabel = (s: Shape) =>
   `${s.scale.toLocaleString('en')} carts, ${s.stores} stores, ${s.years} years`;
-
-/** BENCH_SCALING entries: `carts` or `carts@stores x years` (e.g. 1000000@500x10). */
-export function parseScaling(text: string): Shape[] {
-  return text.split(',').map((entry) => {
-    const m = /^\s*(\d+)(?:@(\d+)x(\d+(?:\.\d+)?))?\s*$/.exec(entry);
-    if (!m) throw new Error(`BENCH_SCALING: cannot read "${entry}" (carts[@stores x years])`);
-    return {
-      scale: Number(m[1]),
-      stores: m[2] ? Number(m[2]) : STORES,
-      years: m[3] ? Number(m[3]) : YEARS,
-    };
-  });
-}
 
 async function main(): Promise<void> {
   if (!SERVER) throw new Error('BENCH_DATABASE_URL is required (a PostgreSQL server URL)');
   const scaling = process.env.BENCH_SCALING;
   if (scaling) {
-    await scalingTable(parseScaling(scaling));
+    await scalingTable(parseScaling(scaling, { stores: STORES, years: YEARS }));
     return;
   }
   const shape = { scale: SCALE, stores: STORES, years: YEARS };

@@ -16,6 +16,22 @@ export interface Shape {
   stores: number;
   years: number;
 }
+
+/**
+ * BENCH_SCALING: shapes separated by commas, each `carts` or `carts@stores x years`
+ * (`1000000@500x10`); stores and years default to the run's.
+ */
+export function parseScaling(text: string, defaults: Omit<Shape, 'scale'>): Shape[] {
+  return text.split(',').map((entry) => {
+    const m = /^\s*(\d+)(?:@(\d+)x(\d+(?:\.\d+)?))?\s*$/.exec(entry);
+    if (!m) throw new Error(`BENCH_SCALING: cannot read "${entry}" (carts[@stores x years])`);
+    return {
+      scale: Number(m[1]),
+      stores: m[2] ? Number(m[2]) : defaults.stores,
+      years: m[3] ? Number(m[3]) : defaults.years,
+    };
+  });
+}
 /** The staff user's id: after the customers. */
 export const STAFF_ID = CUSTOMERS + 1;
 

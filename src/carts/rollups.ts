@@ -134,14 +134,15 @@ function parts(
   // Whole days: after the first day (`lo`), before the last (`end`, exclusive).
   const lo = after ? `${day(after)} + 1` : undefined;
   const end = before ? day(before) : undefined;
-  const dayPart = (conditions: string[]) => {
-    const part = grainPart(f, p, 'D', countsOnly);
-    const at = part.at;
-    part.where.push(...conditions.map((c) => c.replaceAll('@', at)));
+  /** The rows of a grain whose period starts at or after `from`, before each of `to`. */
+  const span = (grain: Grain, from: string | undefined, to: (string | undefined)[]) => {
+    const part = grainPart(f, p, grain, countsOnly);
+    if (from) part.where.push(`${part.at} >= ${from}`);
+    for (const bound of to) if (bound) part.where.push(`${part.at} < ${bound}`);
     return part;
   };
   if (!months) {
-    result.push(dayPart([...(lo ? [`@ >= ${lo}`] : []), ...(end ? [`@ < ${end}`] : [])]));
+    result.push(span('D', lo, [end]));
     return result;
   }
   // Whole months [mLo, mHi) of the whole days; the days before mLo and from mHi on.
@@ -149,15 +150,9 @@ function parts(
     ? `(date_trunc('month', ${day(after)}::timestamp) + interval '1 month')::date`
     : undefined;
   const mHi = before ? `date_trunc('month', ${day(before)}::timestamp)::date` : undefined;
-  const month = grainPart(f, p, 'M', countsOnly);
-  if (mLo) month.where.push(`r.period >= ${mLo}`);
-  if (mHi) month.where.push(`r.period < ${mHi}`);
-  result.push(month);
-  if (lo && mLo) result.push(dayPart([`@ >= ${lo}`, `@ < ${mLo}`, ...(end ? [`@ < ${end}`] : [])]));
-  if (end && mHi) {
-    const from = mLo ? `greatest(${mLo}, ${mHi})` : mHi;
-    result.push(dayPart([`@ >= ${from}`, `@ < ${end}`]));
-  }
+  result.push(span('M', mLo, [mHi]));
+  if (lo && mLo) result.push(span('D', lo, [mLo, end]));
+  if (end && mHi) result.push(span('D', mLo ? `greatest(${mLo}, ${mHi})` : mHi, [end]));
   return result;
 }
 
