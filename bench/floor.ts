@@ -2,6 +2,10 @@
  * The floor: a minimal Fastify + pg server doing the least honest SQL for the same work as the
  * service (token check and user by primary key included), on the same database and pool size.
  * Own process: DATABASE_URL, DATABASE_POOL_SIZE, JWT_SECRET, PORT.
+ *
+ * FLOOR=bare (the default): the rows, no joins. FLOOR=document: a cart and a page of carts
+ * as the same JSON document the service answers, built by PostgreSQL in one statement
+ * (the page with its count) and sent as it comes; the other routes as the bare floor.
  */
 import { createVerifier } from 'fast-jwt';
 import Fastify, { type FastifyRequest } from 'fastify';
@@ -38,8 +42,46 @@ function filter(u: { id: number; staff: boolean }, query: Q) {
   return { from, where: where.length ? `where ${where.join(' and ')}` : '', params };
 }
 
+const DOCUMENT = process.env.FLOOR === 'document';
+const iso = (column: string) =>
+  `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/** A cart `c` as the service writes it (src/carts/queries.ts), field for field. */
+const CART_JSON = `json_build_object('id', c.id,
+  'checkout', (select json_build_object('id', k.id, 'cart', k.cart_id, 'created', ${iso('k.created')},
+     'order_id', k.order_id, 'order_number', k.order_number, 'timed_out', k.timed_out)
+   from checkouts k where k.cart_id = c.id),
+  'controls', array(select cc.control_id from control_carts cc where cc.cart_id = c.id
+    order by cc.control_id),
+  'created', ${iso('c.created')}, 'last_activity', ${iso('c.last_activity')},
+  'customer_order_number', c.customer_order_number, 'order_mark', c.order_mark,
+  'reference', c.reference,
+  'items', coalesce((select json_agg(json_build_object('id', i.id, 'cart', i.cart_id,
+      'part_number', i.part_number, 'quantity', i.quantity, 'created', ${iso('i.created')})
+      order by i.created, i.id) from items i where i.cart_id = c.id), '[]'),
+  'items_count', c.items_count, 'total_quantity', c.total_quantity,
+  'organization', (select json_build_object('id', o.id, 'code', o.code,
+     'created', ${iso('o.created')}, 'name', o.name, 'organization_id', o.organization_id,
+     'parent_code', o.parent_code) from organizations o where o.id = c.organization_id),
+  'store', (select json_build_object('created', ${iso('s.created')}, 'gln', s.gln, 'id', s.id)
+   from stores s where s.id = c.store_id),
+  'user', (select json_build_object('email', u.email, 'first_name', u.first_name, 'id', u.id,
+     'last_name', u.last_name, 'username', u.username) from users u where u.id = c.user_id),
+  'checkout_availability_error', c.checkout_availability_error,
+  'checkout_availability_error_at', ${iso('c.checkout_availability_error_at')},
+  'has_unlimited_credit', (select o.has_unlimited_credit from organizations o
+   where o.id = c.organization_id))`;
+
 app.get<{ Params: { id: string } }>('/api/v1/carts/:id/', async (request, reply) => {
   const u = await user(request);
+  if (DOCUMENT) {
+    const { rows } = await pool.query(
+      `select ${CART_JSON}::text as doc from carts c
+       where c.id = $1 and (c.user_id = $2 or $3)`,
+      [Number(request.params.id), u.id, u.staff],
+    );
+    if (!rows[0]) return reply.code(404).send({ detail: 'Not found.' });
+    return reply.type('application/json').send(rows[0].doc);
+  }
   const id = Number(request.params.id);
   const { rows } = await pool.query(
     'select c.*, s.gln from carts c left join stores s on s.id = c.store_id where c.id = $1 and (c.user_id = $2 or $3)',
@@ -88,10 +130,26 @@ app.post<{ Body: { cart: number; part_number: string; quantity: number } }>(
   },
 );
 
-app.get<{ Querystring: Q }>('/api/v1/carts/', async (request) => {
+app.get<{ Querystring: Q }>('/api/v1/carts/', async (request, reply) => {
   const u = await user(request);
   const { from, where, params } = filter(u, request.query);
   const page = Number(request.query.page ?? 1);
+  if (DOCUMENT) {
+    // The envelope, the count and the page's 20 carts in one statement.
+    const base = `http://${request.headers.host}/api/v1/carts/`;
+    const { rows } = await pool.query(
+      `select json_build_object('count', n.count,
+         'next', case when n.count > ${page * 20} then '${base}?page=${page + 1}' end,
+         'previous', case when ${page} > 1 then '${base}?page=${page - 1}' end,
+         'results', coalesce((select json_agg(${CART_JSON} order by p.pos)
+           from unnest(array(select c.id from ${from} ${where}
+             order by c.created desc, c.id desc limit 20 offset ${(page - 1) * 20}))
+             with ordinality p(id, pos) join carts c on c.id = p.id), '[]'))::text as doc
+       from (select count(*)::int as count from ${from} ${where}) n`,
+      params,
+    );
+    return reply.type('application/json').send(rows[0].doc);
+  }
   const [list, count] = await Promise.all([
     pool.query(
       `select c.*, (select gln from stores where id = c.store_id) as gln from ${from} ${where} order by c.created desc, c.id desc limit 20 offset ${(page - 1) * 20}`,
@@ -124,8 +182,9 @@ app.get<{ Querystring: Q }>('/api/v1/carts/stats/', async (request) => {
 app.get<{ Querystring: Q }>('/api/v1/carts/time-series/', async (request) => {
   const u = await user(request);
   const { from, where, params } = filter(u, request.query);
+  const unit = request.query.interval === 'M' ? 'month' : 'day';
   const { rows } = await pool.query(
-    `select date_trunc('day', c.created at time zone 'UTC') as interval, count(*)::int as total
+    `select date_trunc('${unit}', c.created at time zone 'UTC') as interval, count(*)::int as total
      from ${from} ${where} group by 1 order by 1`,
     params,
   );

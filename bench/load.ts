@@ -28,7 +28,7 @@ const bearer = (token: string) => ({
 const customer = () => bearer(plan.tokens[pick(plan.customers)]!);
 const staff = bearer(plan.staffToken);
 
-/** A window of 180–365 days in the two seeded years, cut at random times of day. */
+/** A window of 180–365 days in the seeded years (two or more), cut at random times of day. */
 const range = () => {
   const day = 24 * 3600 * 1000;
   const end = Date.now() - Math.random() * 365 * day;
@@ -97,6 +97,26 @@ const scenarios: Record<string, () => Req> = {
   'carts/time-series/?interval=D&created_after=&created_before= (staff)': () => ({
     method: 'GET',
     path: `/api/v1/carts/time-series/?interval=D&${range()}`,
+    headers: staff,
+  }),
+  'GET carts/?created_after=&created_before= (staff)': () => ({
+    method: 'GET',
+    path: `/api/v1/carts/?${range()}`,
+    headers: staff,
+  }),
+  'carts/time-series/?interval=M (staff)': () => ({
+    method: 'GET',
+    path: '/api/v1/carts/time-series/?interval=M',
+    headers: staff,
+  }),
+  'carts/time-series/?interval=M&gln= (staff)': () => ({
+    method: 'GET',
+    path: `/api/v1/carts/time-series/?interval=M&gln=${pick(plan.glns)}`,
+    headers: staff,
+  }),
+  'carts/time-series/?interval=M&created_after=&created_before= (staff)': () => ({
+    method: 'GET',
+    path: `/api/v1/carts/time-series/?interval=M&${range()}`,
     headers: staff,
   }),
   'PATCH carts/{id}/checkout/': () => {

@@ -1,17 +1,24 @@
 /**
- * `npm run bench` (docs: the report of issue 9). On the PostgreSQL server of BENCH_DATABASE_URL:
- * a scratch database, migrated and seeded to BENCH_SCALE carts (bench/seed.ts); the service
- * started as production starts it (`node dist/src/main.js`, built first when stale), the ERP simulator and the floor (bench/floor.ts) each in
- * its own process; every scenario driven by autocannon in a process of its own (bench/load.ts)
- * against the service, then the floor; then the data checked; the scratch database dropped.
- * Prints one table and writes the figures to bench/results/latest.json.
- * BENCH_SEED_ONLY=1: seed (timed) and stop.
+ * `npm run bench` (README "Benchmark"; issues 9 and 19). On the PostgreSQL server of
+ * BENCH_DATABASE_URL: a scratch database, migrated and seeded to BENCH_SCALE carts over
+ * BENCH_STORES stores and BENCH_YEARS years (bench/seed.ts); the service started as production
+ * starts it (`node dist/src/main.js`, built first when stale), the ERP simulator and the two
+ * floors (bench/floor.ts: bare and document) each in its own process; every scenario driven
+ * by autocannon in a process of its own (bench/load.ts): first a warm-up of every server on
+ * the same requests, then the timed runs, the service first in one scenario and last in the
+ * next; the database time of each run read from the CPU time of the scratch database's
+ * backends (/proc); then the data checked; the scratch database dropped. Prints one table and
+ * writes the figures to bench/results/latest.json.
+ *
+ * BENCH_SCALING=100000,1000000,1000000@500x10 (carts[@stores x years], each entry): the
+ * scaling table instead: every scenario against the service alone at each shape, req/s and
+ * database ms per request. BENCH_SEED_ONLY=1: seed (timed) and stop.
  * BENCH_PGBOUNCER=1: the service reaches the database through PgBouncer in transaction mode,
  * started from deploy/pgbouncer/pgbouncer.ini (Debian's pgbouncer), with
  * DATABASE_POOLER=transaction. BENCH_POOLER=transaction: that mode on a direct connection
  * (what the mode itself costs: unnamed statements, single reads in a transaction).
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -23,13 +30,17 @@ import { buildServer } from '../scripts/build.mjs';
 import { openDatabase } from '../src/db/client.js';
 import { startPgBouncer } from '../test/helpers/pgbouncer.js';
 import type { Plan } from './load.js';
-import { CUSTOMERS, cartOf, STAFF_ID, STORES, seed, storeGln } from './seed.js';
-import { judge, type Row } from './targets.js';
+import { CUSTOMERS, cartOf, parseScaling, type Shape, STAFF_ID, seed, storeGln } from './seed.js';
+import { judge, judgeScaling, type Row } from './targets.js';
 
 const SERVER = process.env.BENCH_DATABASE_URL;
 const SCALE = Math.floor(Number(process.env.BENCH_SCALE ?? 1_000_000));
+const STORES = Math.floor(Number(process.env.BENCH_STORES ?? 50));
+const YEARS = Number(process.env.BENCH_YEARS ?? 2);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const POOL_SIZE = 10;
+/** Seconds of warm-up per server and scenario before the timed runs. */
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
 const RESULTS = 'bench/results/latest.json';
 
@@ -41,29 +52,37 @@ const RESULTS = 'bench/results/latest.json';
  */
 const STAFF_OVER_ALL = [
   'GET carts/ (staff)',
+  'GET carts/?created_after=&created_before= (staff)',
   'carts/stats/ (staff)',
   'carts/stats/?created_after=&created_before= (staff)',
   'carts/time-series/?interval=D (staff)',
   'carts/time-series/?interval=D&created_after=&created_before= (staff)',
+  'carts/time-series/?interval=M (staff)',
+  'carts/time-series/?interval=M&created_after=&created_before= (staff)',
 ];
-/** Scenario name, and whether the floor does the same work (in this run of it). */
-const SCENARIOS: [string, boolean][] = [
-  ['GET carts/{id}/', true],
-  ['POST items/', true],
-  ['GET carts/ (customer)', true],
-  ['GET carts/ (staff)', true],
-  ['GET carts/?gln= (staff)', true],
-  ['carts/stats/ (customer)', true],
-  ['carts/stats/ (staff)', true],
-  ['carts/stats/?gln= (staff)', true],
-  ['carts/stats/?created_after=&created_before= (staff)', true],
-  ['carts/time-series/?interval=D (customer)', true],
-  ['carts/time-series/?interval=D (staff)', true],
-  ['carts/time-series/?interval=D&gln= (staff)', true],
-  ['carts/time-series/?interval=D&created_after=&created_before= (staff)', true],
-  ...STAFF_OVER_ALL.map((name): [string, boolean] => [name, false]),
-  ['PATCH carts/{id}/checkout/', false],
-  ['GET /healthz', false],
+type Floor = 'bare' | 'document';
+/** Scenario name, and the floors that do the same work (in this run of it). */
+const SCENARIOS: [string, Floor[]][] = [
+  ['GET carts/{id}/', ['document', 'bare']],
+  ['POST items/', ['bare']],
+  ['GET carts/ (customer)', ['document', 'bare']],
+  ['GET carts/ (staff)', ['bare']],
+  ['GET carts/?gln= (staff)', ['bare']],
+  ['GET carts/?created_after=&created_before= (staff)', ['bare']],
+  ['carts/stats/ (customer)', ['bare']],
+  ['carts/stats/ (staff)', ['bare']],
+  ['carts/stats/?gln= (staff)', ['bare']],
+  ['carts/stats/?created_after=&created_before= (staff)', ['bare']],
+  ['carts/time-series/?interval=D (customer)', ['bare']],
+  ['carts/time-series/?interval=D (staff)', ['bare']],
+  ['carts/time-series/?interval=D&gln= (staff)', ['bare']],
+  ['carts/time-series/?interval=D&created_after=&created_before= (staff)', ['bare']],
+  ['carts/time-series/?interval=M (staff)', ['bare']],
+  ['carts/time-series/?interval=M&gln= (staff)', ['bare']],
+  ['carts/time-series/?interval=M&created_after=&created_before= (staff)', ['bare']],
+  ...STAFF_OVER_ALL.map((name): [string, Floor[]] => [name, []]),
+  ['PATCH carts/{id}/checkout/', []],
+  ['GET /healthz', []],
 ];
 
 interface Figures {
@@ -81,30 +100,118 @@ const children: ChildProcess[] = [];
 /** Stopped after the children: PgBouncer, when the service runs through it. */
 const stops: (() => Promise<void>)[] = [];
 
+const shapeLabel = (s: Shape) =>
+  `${s.scale.toLocaleString('en')} carts, ${s.stores} stores, ${s.years} years`;
+
 async function main(): Promise<void> {
   if (!SERVER) throw new Error('BENCH_DATABASE_URL is required (a PostgreSQL server URL)');
-  const scratch = await createScratchDatabase(SERVER);
+  const scaling = process.env.BENCH_SCALING;
+  if (scaling) {
+    await scalingTable(parseScaling(scaling, { stores: STORES, years: YEARS }));
+    return;
+  }
+  const shape = { scale: SCALE, stores: STORES, years: YEARS };
+  const result = await pass(shape, 'full');
+  if (!result) return;
+  const { rows, checks, seedSeconds } = result;
+  const verdicts = judge(rows);
+  const missed = verdicts.filter((v) => !v.met);
+  console.log(
+    `\ntargets (issues 9 and 19): ${verdicts.length - missed.length} of ${verdicts.length} met`,
+  );
+  for (const v of verdicts)
+    console.log(`  ${v.met ? 'met' : 'NOT MET'}: ${v.target} (${v.figure})`);
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync(
+    RESULTS,
+    `${JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        ...shape,
+        seconds: SECONDS,
+        poolSize: POOL_SIZE,
+        seedSeconds,
+        scenarios: rows,
+        targets: verdicts,
+        checks,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  console.log(`figures: ${RESULTS}`);
+  if (!checks.ok) process.exitCode = 1;
+}
+
+/** Every scenario against the service alone at each shape: req/s and database ms per request. */
+async function scalingTable(shapes: Shape[]) {
+  const passes: { shape: Shape; rows: (Row & { connections: number })[]; ok: boolean }[] = [];
+  for (const shape of shapes) {
+    const result = await pass(shape, 'service');
+    if (!result) return;
+    passes.push({ shape, rows: result.rows, ok: result.checks.ok });
+  }
+  const names = passes[0]!.rows.map((r) => r.scenario);
+  console.log(
+    `\nscaling: ${SECONDS} s per scenario against the service alone, pool ${POOL_SIZE}; ` +
+      'req/s | database ms per request (CPU of the scratch database’s backends)\n',
+  );
+  console.log(`| scenario | ${passes.map((p) => shapeLabel(p.shape)).join(' | ')} |`);
+  console.log(`|---|${passes.map(() => '---:').join('|')}|`);
+  for (const name of names) {
+    const cells = passes.map((p) => {
+      const r = p.rows.find((x) => x.scenario === name);
+      return r ? `${Math.round(r.service.rps)} \\| ${r.service.dbMs?.toFixed(2) ?? '–'}` : '–';
+    });
+    console.log(`| ${name} | ${cells.join(' | ')} |`);
+  }
+  const verdicts = judgeScaling(passes.map((p) => ({ label: shapeLabel(p.shape), rows: p.rows })));
+  const missed = verdicts.filter((v) => !v.met);
+  console.log(`\ntargets (issue 19): ${verdicts.length - missed.length} of ${verdicts.length} met`);
+  for (const v of verdicts)
+    console.log(`  ${v.met ? 'met' : 'NOT MET'}: ${v.target} (${v.figure})`);
+  mkdirSync('bench/results', { recursive: true });
+  writeFileSync(
+    'bench/results/scaling.json',
+    `${JSON.stringify({ date: new Date().toISOString(), seconds: SECONDS, passes, targets: verdicts }, null, 2)}\n`,
+  );
+  console.log('figures: bench/results/scaling.json');
+  if (passes.some((p) => !p.ok)) process.exitCode = 1;
+}
+
+/**
+ * One shape: a scratch database seeded, the servers started, the scenarios run (`full`:
+ * against the service and its floors; `service`: the service alone), the data checked, the
+ * servers stopped and the database dropped.
+ */
+async function pass(shape: Shape, mode: 'full' | 'service') {
+  const scratch = await createScratchDatabase(SERVER!);
   try {
-    await bench(scratch.url);
+    return await bench(scratch.url, shape, mode);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    for (const child of children.splice(0)) child.kill('SIGTERM');
     for (const stop of stops) await stop().catch(() => {});
     await scratch.drop();
   }
 }
 
-async function bench(url: string) {
-  console.log(`scratch database; ${SCALE} carts`);
+async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
+  console.log(`\nscratch database; ${shapeLabel(shape)}`);
   const database = await openDatabase({ url });
   await database.migrate();
   await database.close();
   const seedStart = performance.now();
-  await seed(url, SCALE, console.log);
+  await seed(url, shape, console.log);
   const seedSeconds = (performance.now() - seedStart) / 1000;
   console.log(`seeded in ${seedSeconds.toFixed(1)} s`);
-  if (process.env.BENCH_SEED_ONLY === '1') return;
+  if (process.env.BENCH_SEED_ONLY === '1') return undefined;
 
-  const [simPort, servicePort, floorPort] = [await freePort(), await freePort(), await freePort()];
+  const [simPort, servicePort, barePort, documentPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   const sim = `http://127.0.0.1:${simPort}`;
   // As production runs it: compiled, with plain node (the simulator too, so that it costs
   // the machine no more than a real ERP's stand-in should).
@@ -137,61 +244,175 @@ async function bench(url: string) {
     // The start command's heap limit, when set for the run.
     ...(process.env.HEAP_LIMIT_MB ? { HEAP_LIMIT_MB: process.env.HEAP_LIMIT_MB } : {}),
   });
-  start('node', ['--import', 'tsx', 'bench/floor.ts'], {
-    DATABASE_URL: url,
-    DATABASE_POOL_SIZE: String(POOL_SIZE),
-    JWT_SECRET,
-    PORT: String(floorPort),
-  });
-  await ready(`http://127.0.0.1:${servicePort}/healthz`);
-  await ready(`http://127.0.0.1:${floorPort}/api/v1/carts/stats/`, true);
+  const floors: Record<Floor, string> = {
+    bare: `http://127.0.0.1:${barePort}`,
+    document: `http://127.0.0.1:${documentPort}`,
+  };
+  if (mode === 'full') {
+    for (const [kind, port] of [
+      ['bare', barePort],
+      ['document', documentPort],
+    ] as const) {
+      start('node', ['--import', 'tsx', 'bench/floor.ts'], {
+        DATABASE_URL: url,
+        DATABASE_POOL_SIZE: String(POOL_SIZE),
+        JWT_SECRET,
+        PORT: String(port),
+        FLOOR: kind,
+      });
+    }
+  }
+  const serviceUrl = `http://127.0.0.1:${servicePort}`;
+  await ready(`${serviceUrl}/healthz`);
+  if (mode === 'full') {
+    await ready(`${floors.bare}/api/v1/carts/stats/`, true);
+    await ready(`${floors.document}/api/v1/carts/stats/`, true);
+  }
 
-  const planFile = writePlan();
+  const plan = writePlan(shape);
+  const planFile = plan.file;
   const client = new pg.Client({ connectionString: url });
+  // A broken connection fails the next query (with its error), not the process.
+  client.on('error', (error) => console.error(`bench connection: ${error.message}`));
   await client.connect();
+  if (mode === 'full') await sameDocuments(serviceUrl, floors.document, plan.plan);
   // Checkout records of the run: after the seeded ones.
   const seededCheckouts = (
     await client.query('select coalesce(max(id), 0)::int as n from checkouts')
   ).rows[0].n as number;
+  const databaseName = new URL(url).pathname.slice(1);
+  const measured = async (base: string, name: string, connections: number) => {
+    const before = await backendTicks(client, databaseName);
+    const figures = await load(base, name, planFile, connections);
+    const after = await backendTicks(client, databaseName);
+    return { ...figures, dbMs: cpuMs(before, after) / Math.max(1, figures.requests) };
+  };
 
   const rows: (Row & { connections: number })[] = [];
   console.log(
-    `\n${SECONDS} s per scenario, 50 connections unless said, pool ${POOL_SIZE}, ${SCALE} carts\n\n` +
-      '| scenario | req/s | p50 ms | p99 ms | non-2xx | floor req/s | ratio | peak RSS MB |\n' +
-      '|---|---|---|---|---|---|---|---|',
+    `\n${SECONDS} s per scenario after ${WARMUP} s of warm-up per server, 50 connections ` +
+      `unless said, pool ${POOL_SIZE}, ${shapeLabel(shape)}; db ms: database CPU per request\n\n` +
+      '| scenario | req/s | db ms | p50 ms | p99 ms | non-2xx | document floor req/s | db ms | ' +
+      'ratio | floor req/s | db ms | ratio | peak RSS MB |\n' +
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   const only = process.env.BENCH_ONLY;
-  for (const [name, hasFloor] of SCENARIOS) {
+  let index = 0;
+  for (const [name, scenarioFloors] of SCENARIOS) {
     const staffOverAll = STAFF_OVER_ALL.includes(name);
-    const connections = staffOverAll && hasFloor ? 10 : 50;
+    const used = mode === 'full' ? scenarioFloors : [];
+    // The staff scenarios over all carts: at 10 connections where a naive floor runs beside
+    // them; in the service-alone pass once, at 10 (the scaling table).
+    if (mode === 'service' && staffOverAll && scenarioFloors.length === 0) continue;
+    const connections = staffOverAll && (used.length > 0 || mode === 'service') ? 10 : 50;
     if (only && !only.split('|').some((part) => name.includes(part))) continue;
+    // Warm every server on the same requests; the checkout scenario (no floor) uses up carts.
+    if (WARMUP > 0 && name !== 'PATCH carts/{id}/checkout/') {
+      for (const base of [serviceUrl, ...used.map((f) => floors[f])]) {
+        await load(base, name, planFile, connections, WARMUP);
+      }
+    }
+    // The service first in one scenario, last in the next.
+    const serviceFirst = index++ % 2 === 0;
+    const measuredFloors: Partial<Record<Floor, Figures & { dbMs: number }>> = {};
+    const runFloors = async () => {
+      for (const f of used) measuredFloors[f] = await measured(floors[f], name, connections);
+    };
+    if (!serviceFirst) await runFloors();
     const rss = sampleRss(service.pid!);
-    const figures = await load(`http://127.0.0.1:${servicePort}`, name, planFile, connections);
+    const figures = await measured(serviceUrl, name, connections);
     const peakRssMb = rss.stop() / 1024;
-    const floor = hasFloor
-      ? await load(`http://127.0.0.1:${floorPort}`, name, planFile, connections)
-      : undefined;
+    if (serviceFirst) await runFloors();
+    const floor = measuredFloors.bare;
+    const document = measuredFloors.document;
     const ratio = floor?.rps ? figures.rps / floor.rps : undefined;
-    rows.push({ scenario: name, connections, service: figures, floor, ratio, peakRssMb });
+    const documentRatio = document?.rps ? figures.rps / document.rps : undefined;
+    rows.push({
+      scenario: name,
+      connections,
+      service: figures,
+      floor,
+      document,
+      ratio,
+      documentRatio,
+      peakRssMb,
+    });
     const label = !staffOverAll
       ? name
-      : hasFloor
+      : used.length > 0 || mode === 'service'
         ? `${name}, ${connections} connections`
         : `${name}, ${connections} connections, service alone`;
+    const n = (x: number | undefined, digits = 0) => (x === undefined ? '–' : x.toFixed(digits));
     console.log(
-      `| ${label} | ${Math.round(figures.rps)} | ${figures.p50} | ${figures.p99} | ` +
-        `${figures.non2xx + figures.errors} | ${floor ? Math.round(floor.rps) : '–'} | ` +
-        `${ratio === undefined ? '–' : ratio.toFixed(2)} | ${peakRssMb.toFixed(0)} |`,
+      `| ${label} | ${Math.round(figures.rps)} | ${figures.dbMs.toFixed(2)} | ${figures.p50} | ` +
+        `${figures.p99} | ${figures.non2xx + figures.errors} | ${n(document?.rps)} | ` +
+        `${n(document?.dbMs, 2)} | ${n(documentRatio, 2)} | ${n(floor?.rps)} | ` +
+        `${n(floor?.dbMs, 2)} | ${n(ratio, 2)} | ${peakRssMb.toFixed(0)} |`,
     );
   }
+  const checks = await dataChecks(client, sim, seededCheckouts);
+  await client.end();
+  rmSync(planFile);
+  return { rows, checks, seedSeconds };
+}
 
-  const verdicts = judge(rows);
-  const missed = verdicts.filter((v) => !v.met);
-  console.log(`\ntargets (issue 9): ${verdicts.length - missed.length} of ${verdicts.length} met`);
-  for (const v of verdicts)
-    console.log(`  ${v.met ? 'met' : 'NOT MET'}: ${v.target} (${v.figure})`);
+/**
+ * The document floor builds the same JSON as the service: one cart and a customer's first
+ * page, compared field for field before the runs (else its figures would judge nothing).
+ */
+async function sameDocuments(service: string, document: string, plan: Plan) {
+  const [id, owner] = plan.anyCarts[0]!;
+  const headers = { authorization: `Bearer ${plan.tokens[owner]}` };
+  for (const path of [`/api/v1/carts/${id}/`, '/api/v1/carts/']) {
+    const [a, b] = await Promise.all(
+      [service, document].map(async (base) => (await fetch(`${base}${path}`, { headers })).json()),
+    );
+    const normal = (x: unknown) =>
+      JSON.stringify(x, (_, v) =>
+        typeof v === 'string' && v.startsWith('http') ? new URL(v).search : v,
+      );
+    if (normal(a) !== normal(b)) {
+      throw new Error(
+        `the document floor's ${path} differs from the service's:\n${normal(a)}\n${normal(b)}`,
+      );
+    }
+  }
+}
 
-  // The data afterwards: counters equal their lines; one checkout record per order upstream.
+/** Clock ticks of CPU (user + system) per backend process of the database, by pid. */
+async function backendTicks(client: pg.Client, database: string): Promise<Map<number, number>> {
+  const { rows } = await client.query<{ pid: number }>(
+    'select pid from pg_stat_activity where datname = $1',
+    [database],
+  );
+  const ticks = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields after the command name (which may hold spaces): utime is the 12th, stime the 13th.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks.set(pid, Number(fields[11]) + Number(fields[12]));
+    } catch {
+      // Gone since the query: its time is lost to this sample.
+    }
+  }
+  return ticks;
+}
+
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK']).toString().trim() || 100);
+
+/** CPU milliseconds the backends spent between two samples (new backends: all their time). */
+function cpuMs(before: Map<number, number>, after: Map<number, number>): number {
+  let ticks = 0;
+  for (const [pid, t] of after) ticks += t - (before.get(pid) ?? 0);
+  return ticks * TICK_MS;
+}
+
+/**
+ * The data afterwards: counters equal their lines; every rollup grain equals an aggregate of
+ * the carts; one checkout record per order upstream.
+ */
+async function dataChecks(client: pg.Client, sim: string, seededCheckouts: number) {
   // Requests still in flight when a load stopped finish first: wait until the counts agree
   // (or have not moved for 5 s).
   const counts = async () => {
@@ -210,8 +431,6 @@ async function bench(url: string) {
     still = now.checkouts === checkouts && now.orders === orders ? still + 1 : 0;
     ({ checkouts, orders } = now);
   }
-  // Orders upstream whose cart has no record: the service drops a request's database work
-  // when its client goes away (src/http/request-scope.ts), so checkouts in flight when a load
   // stopped can leave a claimed cart whose order was placed; a retry completes it under the
   // same idempotency key. Each must be such a claimed cart, and no cart may have two orders.
   const placed = (await (await fetch(`${sim}/_sim/orders`)).json()) as {
@@ -249,6 +468,38 @@ async function bench(url: string) {
           union all (select * from fresh except select * from stored)) d`,
     )
   ).rows[0].n as number;
+  // The coarser grains (drizzle/0006_rollup_grains.sql), the shards summed, against a fresh
+  // aggregate of the carts.
+  const wrongGrains = (
+    await client.query(
+      `with grains as (select x.grain, x.period, store_id, checked_out,
+                              checkout_availability_error, items_count, total_quantity
+                       from carts cross join lateral (values
+                         ('D', (created at time zone 'UTC')::date),
+                         ('M', date_trunc('month', created at time zone 'UTC')::date),
+                         ('T', '-infinity'::date)) x(grain, period)),
+       stored as (select 's' as scope, grain, period, store_id, false as warehouse, checked_out,
+                         checkout_availability_error, carts, items_count, total_quantity
+                  from cart_grains where carts <> 0
+                  union all
+                  select 'a', grain, period, null, warehouse, checked_out,
+                         checkout_availability_error, sum(carts), sum(items_count),
+                         sum(total_quantity)
+                  from cart_grains_all group by 2, 3, 5, 6, 7 having sum(carts) <> 0),
+       fresh as (select 's' as scope, grain, period, store_id, false as warehouse, checked_out,
+                        checkout_availability_error, count(*)::bigint, sum(items_count)::bigint,
+                        sum(total_quantity)::bigint
+                 from grains where grain <> 'D' group by 2, 3, 4, 6, 7
+                 union all
+                 select 'a', grain, period, null, store_id is null, checked_out,
+                        checkout_availability_error, count(*), sum(items_count),
+                        sum(total_quantity)
+                 from grains group by 2, 3, 5, 6, 7)
+       select count(*)::int as n from
+         ((select * from stored except select * from fresh)
+          union all (select * from fresh except select * from stored)) d`,
+    )
+  ).rows[0].n as number;
   // The counts (cart_counts) against the rollups' own.
   const wrongCounts = (
     await client.query(
@@ -257,10 +508,10 @@ async function bench(url: string) {
        where r.carts is distinct from n.carts`,
     )
   ).rows[0].n as number;
-  await client.end();
   const ok =
     mismatched === 0 &&
     wrongRollups === 0 &&
+    wrongGrains === 0 &&
     wrongCounts === 0 &&
     distinctOrderCarts === orders &&
     checkouts + unrecorded.n === orders &&
@@ -268,6 +519,7 @@ async function bench(url: string) {
   const checks = {
     cartsWithWrongCounters: mismatched,
     rollupRowsDifferingFromCarts: wrongRollups,
+    grainRowsDifferingFromCarts: wrongGrains,
     countRowsDifferingFromRollups: wrongCounts,
     checkoutsCreated: checkouts,
     orders,
@@ -278,37 +530,17 @@ async function bench(url: string) {
   console.log(
     `\ncarts whose counters differ from their lines: ${mismatched}` +
       `\nrollup rows that differ from an aggregate of the carts: ${wrongRollups}` +
+      `\nmonth, all-time and all-store rows that differ from it: ${wrongGrains}` +
       `\ncount rows that differ from the rollups: ${wrongCounts}` +
       `\ncheckout records created during the run: ${checkouts}; orders upstream: ${orders} ` +
       `(for ${distinctOrderCarts} carts); orders of carts left claimed without a record by ` +
       `requests cut off at the end of a load: ${unrecorded.n} (${unrecorded.claimed} claimed)` +
       (ok ? '\nchecks: OK' : '\nchecks: FAILED'),
   );
-  mkdirSync('bench/results', { recursive: true });
-  writeFileSync(
-    RESULTS,
-    `${JSON.stringify(
-      {
-        date: new Date().toISOString(),
-        scale: SCALE,
-        seconds: SECONDS,
-        poolSize: POOL_SIZE,
-        seedSeconds,
-        scenarios: rows,
-        targets: verdicts,
-        checks,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  rmSync(planFile);
-  console.log(`figures: ${RESULTS}`);
-  if (!ok) process.exitCode = 1;
+  return checks;
 }
 
-/** Tokens for every seeded user and the carts each scenario draws from. */
-function writePlan(): string {
+function writePlan(shape: Shape): { file: string; plan: Plan } {
   const sign = createSigner({ key: JWT_SECRET, algorithm: 'HS256' });
   const iat = Math.floor(Date.now() / 1000);
   const token = (id: number) =>
@@ -330,15 +562,16 @@ function writePlan(): string {
     tokens,
     staffToken: token(STAFF_ID),
     customers,
-    glns: Array.from({ length: STORES }, (_, s) => storeGln(s + 1)),
+    glns: Array.from({ length: shape.stores }, (_, s) => storeGln(s + 1)),
     anyCarts: [],
     itemCarts: [],
     checkoutCarts: [],
   };
   // Up to 20,000 carts per list, spread over the whole id range.
-  const stride = Math.max(1, Math.floor(SCALE / 20_000));
-  for (let i = 1; i <= SCALE; i += stride) {
-    for (let j = i; j < i + 10 && j <= SCALE; j++) {
+  const stride = Math.max(1, Math.floor(shape.scale / 20_000));
+  for (let i = 1; i <= shape.scale; i += stride) {
+    // Ten carts after each step (fewer when the steps are shorter: no cart twice).
+    for (let j = i; j < i + Math.min(10, stride) && j <= shape.scale; j++) {
       const cart = cartOf(j);
       if (j === i) plan.anyCarts.push([j, cart.userId, cart.existingPart]);
       if (cart.open && cart.state < 9) plan.itemCarts.push([j, cart.userId, cart.existingPart]);
@@ -350,7 +583,7 @@ function writePlan(): string {
   mkdirSync('bench/results', { recursive: true });
   const file = `bench/results/plan-${process.pid}.json`;
   writeFileSync(file, JSON.stringify(plan));
-  return file;
+  return { file, plan };
 }
 
 async function load(
@@ -358,6 +591,7 @@ async function load(
   scenario: string,
   planFile: string,
   connections: number,
+  seconds = SECONDS,
 ): Promise<Figures> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
@@ -365,7 +599,7 @@ async function load(
     {
       env: {
         ...process.env,
-        BENCH_SECONDS: String(SECONDS),
+        BENCH_SECONDS: String(seconds),
         BENCH_CONNECTIONS: String(connections),
       },
       maxBuffer: 1 << 24,

@@ -2,14 +2,36 @@
  * Seeds a migrated database to production size with set-based SQL: one INSERT … SELECT per
  * table over generate_series, secondary indexes dropped during the load and re-created after,
  * foreign-key and rollup triggers off during the load (session_replication_role; needs a
- * superuser), the cart rollups and counts built in one statement each, then VACUUM ANALYZE. Everything is a function of the cart id, so the bench can name carts
+ * superuser), the cart rollups, counts and grains built in one statement each, then VACUUM
+ * ANALYZE. Everything is a function of the cart id, so the bench can name carts
  * without reading them back: see `cartOf` below.
  */
 import pg from 'pg';
 
 export const CUSTOMERS = 2000;
 export const ORGANIZATIONS = 500;
-export const STORES = 50;
+/** The shape of the seeded data (BENCH_SCALE carts, BENCH_STORES stores, BENCH_YEARS years). */
+export interface Shape {
+  scale: number;
+  stores: number;
+  years: number;
+}
+
+/**
+ * BENCH_SCALING: shapes separated by commas, each `carts` or `carts@stores x years`
+ * (`1000000@500x10`); stores and years default to the run's.
+ */
+export function parseScaling(text: string, defaults: Omit<Shape, 'scale'>): Shape[] {
+  return text.split(',').map((entry) => {
+    const m = /^\s*(\d+)(?:@(\d+)x(\d+(?:\.\d+)?))?\s*$/.exec(entry);
+    if (!m) throw new Error(`BENCH_SCALING: cannot read "${entry}" (carts[@stores x years])`);
+    return {
+      scale: Number(m[1]),
+      stores: m[2] ? Number(m[2]) : defaults.stores,
+      years: m[3] ? Number(m[3]) : defaults.years,
+    };
+  });
+}
 /** The staff user's id: after the customers. */
 export const STAFF_ID = CUSTOMERS + 1;
 
@@ -39,9 +61,13 @@ const LOADED = [
   'checkouts',
   'cart_rollups',
   'cart_counts',
+  'cart_grains',
+  'cart_grains_all',
 ];
 
-export async function seed(url: string, scale: number, log: (line: string) => void) {
+export async function seed(url: string, shape: Shape, log: (line: string) => void) {
+  const { scale, stores, years } = shape;
+  const days = Math.round(365 * years);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   const step = async (label: string, statement: string, params: unknown[] = []) => {
@@ -62,8 +88,8 @@ export async function seed(url: string, scale: number, log: (line: string) => vo
       [LOADED],
     );
     for (const { name } of indexes) await client.query(`drop index ${name}`);
-    // Carts over two years, in id order; the same expression for items and checkouts.
-    const created = `(now() - interval '1 hour' - (730 * (1 - i::float8 / ${scale})) * interval '1 day')`;
+    // Carts over the years, in id order; the same expression for items and checkouts.
+    const created = `(now() - interval '1 hour' - (${days} * (1 - i::float8 / ${scale})) * interval '1 day')`;
     const org = `(1 + ((u * 7 + (i % (1 + u % 3)) * 13) % ${ORGANIZATIONS}))`;
     await step(
       'organizations',
@@ -75,7 +101,7 @@ export async function seed(url: string, scale: number, log: (line: string) => vo
       'stores',
       `insert into stores (id, gln, name, created)
        select s, '5' || lpad(s::text, 12, '0'), 'Bench store ' || s, now()
-       from generate_series(1, ${STORES}) s`,
+       from generate_series(1, ${stores}) s`,
     );
     await step(
       'users',
@@ -94,7 +120,7 @@ export async function seed(url: string, scale: number, log: (line: string) => vo
       'carts',
       `insert into carts (id, user_id, organization_id, store_id, customer_order_number,
                           created, last_activity, items_count, total_quantity, checked_out)
-       select i, u, ${org}, 1 + (i * 31) % ${STORES}, 'PO-' || i,
+       select i, u, ${org}, 1 + (i * 31) % ${stores}, 'PO-' || i,
               ${created}, ${created} + interval '10 minutes', 3 + i % 5,
               (select sum(1 + (i + k) % 4) from generate_series(1, 3 + i % 5) k),
               i % 10 < 6
@@ -127,6 +153,32 @@ export async function seed(url: string, scale: number, log: (line: string) => vo
       'cart counts',
       `insert into cart_counts (store_id, day, checked_out, checkout_availability_error, carts)
        select store_id, day, checked_out, checkout_availability_error, carts from cart_rollups`,
+    );
+    // The coarser grains (drizzle/0006_rollup_grains.sql builds them the same way).
+    await step(
+      'cart grains',
+      `insert into cart_grains (store_id, grain, period, checked_out, checkout_availability_error,
+                                carts, items_count, total_quantity)
+       select store_id, x.grain, x.period, checked_out, checkout_availability_error, sum(carts),
+              sum(items_count), sum(total_quantity)
+       from cart_rollups cross join lateral (values
+         ('M', date_trunc('month', day)::date), ('T', '-infinity'::date)) x(grain, period)
+       group by 1, 2, 3, 4, 5`,
+    );
+    await step(
+      'cart grains over all stores',
+      `insert into cart_grains_all (grain, period, warehouse, checked_out,
+                                    checkout_availability_error, shard, carts, items_count,
+                                    total_quantity)
+       select x.grain, x.period, store_id is null, checked_out, checkout_availability_error,
+              case when x.period >= x.current then (id % 32)::smallint else 0::smallint end,
+              count(*), sum(items_count), sum(total_quantity)
+       from carts cross join lateral (values
+         ('D', (created at time zone 'UTC')::date, (now() at time zone 'UTC')::date),
+         ('M', date_trunc('month', created at time zone 'UTC')::date,
+               date_trunc('month', now() at time zone 'UTC')::date),
+         ('T', '-infinity'::date, '-infinity'::date)) x(grain, period, current)
+       group by 1, 2, 3, 4, 5, 6`,
     );
     for (const table of ['organizations', 'stores', 'users', 'carts', 'items', 'checkouts']) {
       await client.query(

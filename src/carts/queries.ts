@@ -12,6 +12,7 @@ import {
   readCartFilter,
   whereClause,
 } from './filter.js';
+import { foldGrainsDaily } from './grain-fold.js';
 import { rollupEligible, rollupTotals } from './rollups.js';
 import type { CartFilters, CartListed, CheckoutRecord, ORDERING_KEYS } from './schemas.js';
 
@@ -165,6 +166,7 @@ export function cartList(
   const direction = descending ? 'desc' : 'asc';
   const order = `c.${ORDER_COLUMNS[key]} ${direction}, c.id ${direction}`;
   const page = async (limit: number, offset: number) => {
+    if (rollupEligible(filter)) await foldGrainsDaily(database, nowMicros);
     const p = new Params();
     const count = countSql(filter, p);
     const ids = `select c.id from carts c ${fromStores(filter)}

@@ -2,46 +2,108 @@ import type { Params } from '../db/statement.js';
 import { type CartFilter, flagConditions } from './filter.js';
 
 /**
- * Staff read counts and totals over every cart (a million and more): `cart_rollups` holds,
- * per store, UTC day of creation, checked-out flag and availability-error flag, the number
- * of carts and the sums of their lines and quantities. A trigger on `carts` keeps it in the
- * same transaction as every change (migration 0001), so it is exact, never eventually so.
- * `cart_counts` holds the numbers of carts again, apart from the sums (migration 0004).
+ * Staff read counts and totals over every cart (a million and more, years of them). A trigger
+ * on `carts` keeps, in the same transaction as every change (migrations 0001, 0004, 0006):
  *
- * It answers filters on those columns and on creation time: whole days inside the range
- * come from the rollups, the partial first and last days from `carts` itself (the
- * `created` index reads at most two days). Filters it cannot answer (a customer's own
- * carts, `active`, `each_user`, `user`) read `carts`.
+ * - per store, UTC day of creation, checked-out flag and availability-error flag: the number
+ *   of carts and the sums of their lines and quantities (`cart_rollups`), the numbers again
+ *   apart (`cart_counts`);
+ * - per store and flags, per UTC month and over all time (`cart_grains`);
+ * - over all stores, per day, month and all time, flags and warehouse or not, in 8 shards
+ *   (`cart_grains_all`).
+ *
+ * A figure over a range reads the coarsest grain that covers whole periods of it: all time
+ * when the range is open on both sides; else whole months, the whole days at its edges, and
+ * the partial first and last days from `carts` itself (the `created` index reads at most two
+ * days). So no figure sums one row per store per day: a store's figures or those over all
+ * stores cost the same whatever the number of stores and years (decision 0010). Filters
+ * the rollups cannot answer (a customer's own carts, `active`, `each_user`, `user`) read
+ * `carts`.
  */
 export function rollupEligible(f: CartFilter): boolean {
   return f.ownerId === undefined && f.active === undefined && !f.eachUser && f.userId === undefined;
 }
 
-/** One part of the answer: whole days from the rollups, or a range of `carts`. */
+/**
+ * One part of the answer: rows of a grain, or a range of `carts`. Numbers of carts and of
+ * lines are summed as `int` per row (a row never holds more carts or lines than there are
+ * ids, `serial`), so their sums are `bigint`: a `bigint` column would sum as `numeric`, 3×
+ * slower over a daily series of years. Quantities stay `bigint`.
+ */
 interface Part {
-  /** The rows, from `cart_rollups r` (or `cart_counts r`) or `carts c`. */
+  /** The rows, from a rollup table as `r`, or `carts c`. */
   from: string;
   where: string[];
-  /** Per row: number of carts, lines, quantity; and the UTC day it falls in. */
+  /** Per row: number of carts, lines, quantity; and the UTC date its period starts. */
   carts: string;
   lines: string;
   quantity: string;
   at: string;
+  /** The period a row covers: a day, a month, all time. */
+  grain: 'D' | 'M' | 'T';
+}
+
+type Grain = Part['grain'];
+
+/**
+ * The rows of a grain the filter's flags keep. A store's (`gln`): days from `cart_rollups`
+ * (`cart_counts` when only numbers of carts are read: its pages stay all-visible, an
+ * index-only scan), months and all time from `cart_grains`. Over all stores:
+ * `cart_grains_all`, its shards summed.
+ */
+function grainPart(f: CartFilter, p: Params, grain: Grain, countsOnly: boolean): Part {
+  if (f.gln !== undefined) {
+    if (grain === 'D') {
+      return {
+        from: countsOnly ? 'cart_counts r' : 'cart_rollups r',
+        where: flagConditions(f, p, 'r'),
+        carts: 'r.carts',
+        lines: 'r.items_count',
+        quantity: 'r.total_quantity',
+        at: 'r.day',
+        grain,
+      };
+    }
+    return {
+      from: 'cart_grains r',
+      where: [`r.grain = '${grain}'`, ...flagConditions(f, p, 'r')],
+      carts: 'r.carts::int',
+      lines: 'r.items_count::int',
+      quantity: 'r.total_quantity',
+      at: 'r.period',
+      grain,
+    };
+  }
+  const where = [`r.grain = '${grain}'`];
+  if (f.excludeWarehouse) where.push('not r.warehouse');
+  if (f.checkedOut !== undefined) where.push(`${f.checkedOut ? '' : 'not '}r.checked_out`);
+  if (f.availabilityError !== undefined) {
+    where.push(`${f.availabilityError ? '' : 'not '}r.checkout_availability_error`);
+  }
+  return {
+    from: 'cart_grains_all r',
+    where,
+    carts: 'r.carts::int',
+    lines: 'r.items_count::int',
+    quantity: 'r.total_quantity',
+    at: 'r.period',
+    grain,
+  };
 }
 
 /**
- * `countsOnly`: only numbers of carts are read, so whole days come from `cart_counts`, whose
- * pages item adds never change (all-visible: index-only scans); its rows have no sums.
+ * The parts whose rows together hold each cart the filter keeps exactly once. `total`: one
+ * figure, from the all-time grain when the range is open on both sides, else as `months`;
+ * `months`: whole months of the range from the month grain; `days`: whole days only (weekly
+ * buckets straddle months).
  */
-function parts(f: CartFilter, p: Params, countsOnly: boolean): Part[] {
-  const whole: Part = {
-    from: countsOnly ? 'cart_counts r' : 'cart_rollups r',
-    where: flagConditions(f, p, 'r'),
-    carts: 'r.carts',
-    lines: 'r.items_count',
-    quantity: 'r.total_quantity',
-    at: 'r.day',
-  };
+function parts(
+  f: CartFilter,
+  p: Params,
+  countsOnly: boolean,
+  grain: 'total' | 'months' | 'days',
+): Part[] {
+  const months = grain !== 'days';
   const raw = (where: string[]): Part => ({
     from: 'carts c',
     where: [...flagConditions(f, p, 'c'), ...where],
@@ -49,25 +111,48 @@ function parts(f: CartFilter, p: Params, countsOnly: boolean): Part[] {
     lines: 'c.items_count',
     quantity: 'c.total_quantity',
     at: `(c.created at time zone 'UTC')::date`,
+    grain: 'D',
   });
-  const result = [whole];
   const after = f.after === undefined ? undefined : `${p.add(f.after)}::timestamptz`;
   const before = f.before === undefined ? undefined : `${p.add(f.before)}::timestamptz`;
+  if (grain === 'total' && !after && !before) return [grainPart(f, p, 'T', countsOnly)];
   const day = (t: string) => `(${t} at time zone 'UTC')::date`;
   const midnight = (d: string) => `(${d})::timestamp at time zone 'UTC'`;
+  const result: Part[] = [];
+  // The partial first and last days, from `carts`.
   if (after) {
-    whole.where.push(`r.day > ${day(after)}`);
     const end = midnight(`${day(after)} + 1`);
     const upTo = before ? `least(${end}, ${before})` : end;
     result.push(raw([`c.created > ${after}`, `c.created < ${upTo}`]));
   }
   if (before) {
-    whole.where.push(`r.day < ${day(before)}`);
     const start = midnight(day(before));
     // Disjoint from the first day's range when both bounds fall on one day.
     const from = after ? `greatest(${start}, ${midnight(`${day(after)} + 1`)})` : start;
     result.push(raw([`c.created >= ${from}`, `c.created < ${before}`]));
   }
+  // Whole days: after the first day (`lo`), before the last (`end`, exclusive).
+  const lo = after ? `${day(after)} + 1` : undefined;
+  const end = before ? day(before) : undefined;
+  /** The rows of a grain whose period starts at or after `from`, before each of `to`. */
+  const span = (grain: Grain, from: string | undefined, to: (string | undefined)[]) => {
+    const part = grainPart(f, p, grain, countsOnly);
+    if (from) part.where.push(`${part.at} >= ${from}`);
+    for (const bound of to) if (bound) part.where.push(`${part.at} < ${bound}`);
+    return part;
+  };
+  if (!months) {
+    result.push(span('D', lo, [end]));
+    return result;
+  }
+  // Whole months [mLo, mHi) of the whole days; the days before mLo and from mHi on.
+  const mLo = after
+    ? `(date_trunc('month', ${day(after)}::timestamp) + interval '1 month')::date`
+    : undefined;
+  const mHi = before ? `date_trunc('month', ${day(before)}::timestamp)::date` : undefined;
+  result.push(span('M', mLo, [mHi]));
+  if (lo && mLo) result.push(span('D', lo, [mLo, end]));
+  if (end && mHi) result.push(span('D', mLo ? `greatest(${mLo}, ${mHi})` : mHi, [end]));
   return result;
 }
 
@@ -76,7 +161,7 @@ const where = (conditions: string[]) =>
 
 /** Totals of the carts the filter keeps: one row (carts, lines, quantity). */
 export function rollupTotals(f: CartFilter, p: Params, column: 'carts' | 'lines' | 'quantity') {
-  const union = parts(f, p, column === 'carts')
+  const union = parts(f, p, column === 'carts', 'total')
     .map((part) => `select ${part[column]} as n from ${part.from} ${where(part.where)}`)
     .join(' union all ');
   return `select coalesce(sum(n), 0)::float8 from (${union}) t`;
@@ -84,7 +169,7 @@ export function rollupTotals(f: CartFilter, p: Params, column: 'carts' | 'lines'
 
 /** Stats over the rollups: `total_quantity`, `total_items`. */
 export function rollupStats(f: CartFilter, p: Params): string {
-  const union = parts(f, p, false)
+  const union = parts(f, p, false, 'total')
     .map(
       (part) =>
         `select ${part.lines} as lines, ${part.quantity} as quantity from ${part.from} ${where(part.where)}`,
@@ -97,7 +182,8 @@ export function rollupStats(f: CartFilter, p: Params): string {
 /**
  * A time series over the rollups: buckets of a month, a week (from Monday) or a day (hours
  * are finer than the rollups), holding at least one cart; each bucket is the date it starts.
- * Daily buckets group on `day` itself, so a store's series is read in index order.
+ * Monthly buckets read whole months from the month grain; a row whose grain is the bucket's
+ * is its own bucket, so a store's daily series is read in index order.
  */
 export function rollupSeries(
   f: CartFilter,
@@ -105,12 +191,14 @@ export function rollupSeries(
   unit: 'month' | 'week' | 'day',
   aggregate: 'carts' | 'items',
 ): string {
-  const bucket = (day: string) =>
-    unit === 'day' ? day : `date_trunc('${unit}', ${day}::timestamp)::date`;
   const items = aggregate === 'items';
-  const union = parts(f, p, !items)
+  const bucket = (part: Part) =>
+    part.grain === unit[0]!.toUpperCase()
+      ? part.at
+      : `date_trunc('${unit}', ${part.at}::timestamp)::date`;
+  const union = parts(f, p, !items, unit === 'month' ? 'months' : 'days')
     .map(
-      (part) => `select ${bucket(part.at)} as bucket, ${part.carts} as carts
+      (part) => `select ${bucket(part)} as bucket, ${part.carts} as carts
         ${items ? `, ${part.lines} as lines` : ''} from ${part.from} ${where(part.where)}`,
     )
     .join(' union all ');

@@ -2,6 +2,7 @@ import type { Database } from '../db/client.js';
 import { builtStatement, Params } from '../db/statement.js';
 import type { AuthUser } from '../http/auth.js';
 import { cartConditions, needsStores, readCartFilter, whereClause } from './filter.js';
+import { foldGrainsDaily } from './grain-fold.js';
 import { rollupEligible, rollupSeries, rollupStats } from './rollups.js';
 import type { CartFilters, CartStats, TimeSeriesQuery } from './schemas.js';
 import { seriesJson } from './series-json.js';
@@ -17,6 +18,7 @@ export async function cartStats(
 ): Promise<CartStats> {
   const filter = readCartFilter(user, query, nowMicros);
   const p = new Params();
+  if (rollupEligible(filter)) await foldGrainsDaily(database, nowMicros);
   const text = rollupEligible(filter)
     ? rollupStats(filter, p)
     : `select coalesce(sum(c.total_quantity), 0)::float8 as total_quantity,
@@ -49,6 +51,7 @@ export async function cartTimeSeries(
   let start = `date_part('epoch', s.bucket)::bigint`;
   let unitSeconds = 1;
   if (unit !== 'hour' && rollupEligible(filter)) {
+    await foldGrainsDaily(database, nowMicros);
     text = rollupSeries(filter, p, unit, aggregate);
     start = `s.bucket - date '1970-01-01'`;
     unitSeconds = 86_400;

@@ -3,6 +3,7 @@ import {
   bigint,
   bigserial,
   boolean,
+  char,
   check,
   date,
   index,
@@ -199,6 +200,65 @@ export const cartCounts = pgTable(
       t.checkoutAvailabilityError,
       t.carts,
     ),
+  ],
+);
+
+/**
+ * Coarser grains of the same figures, per store: `grain` 'M' (a UTC month, `period` its
+ * first day) and 'T' (all time, `period` -infinity), with the two flags. Kept by the same
+ * trigger (drizzle/0006_rollup_grains.sql); a store's figures over months or all its history
+ * read these instead of one row per day (decision 0010).
+ */
+export const cartGrains = pgTable(
+  'cart_grains',
+  {
+    storeId: integer('store_id'),
+    grain: char('grain', { length: 1 }).notNull(),
+    period: date('period', { mode: 'string' }).notNull(),
+    checkedOut: boolean('checked_out').notNull(),
+    checkoutAvailabilityError: boolean('checkout_availability_error').notNull(),
+    carts: bigint('carts', { mode: 'number' }).notNull(),
+    itemsCount: bigint('items_count', { mode: 'number' }).notNull(),
+    totalQuantity: bigint('total_quantity', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    unique('cart_grains_key')
+      .on(t.storeId, t.grain, t.period, t.checkedOut, t.checkoutAvailabilityError)
+      .nullsNotDistinct(),
+  ],
+);
+
+/**
+ * The figures over all stores: `grain` 'D' (a UTC day), 'M' and 'T', with the flags and
+ * whether the carts are the warehouse's (no store). A change of the current day or month,
+ * or of all time, counts in the row of its cart's `shard` (the cart id modulo 32), so that
+ * writers in different stores rarely wait on one row; closed days and months are gathered
+ * into shard 0 (cart_grains_fold); readers sum the shards (decision 0010).
+ */
+export const cartGrainsAll = pgTable(
+  'cart_grains_all',
+  {
+    grain: char('grain', { length: 1 }).notNull(),
+    period: date('period', { mode: 'string' }).notNull(),
+    shard: smallint('shard').notNull(),
+    warehouse: boolean('warehouse').notNull(),
+    checkedOut: boolean('checked_out').notNull(),
+    checkoutAvailabilityError: boolean('checkout_availability_error').notNull(),
+    carts: bigint('carts', { mode: 'number' }).notNull(),
+    itemsCount: bigint('items_count', { mode: 'number' }).notNull(),
+    totalQuantity: bigint('total_quantity', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    unique('cart_grains_all_key').on(
+      t.grain,
+      t.period,
+      t.warehouse,
+      t.checkedOut,
+      t.checkoutAvailabilityError,
+      t.shard,
+    ),
+    // The rows cart_grains_fold() has yet to gather: found without reading the others.
+    index('cart_grains_all_unfolded_idx').on(t.grain, t.period).where(sql`${t.shard} <> 0`),
   ],
 );
 

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { judge, type Row } from '../../bench/targets.js';
+import { judge, judgeScaling, type Row, STAFF_VIEWS } from '../../bench/targets.js';
 
-const side = (rps: number, p99 = 10, non2xx = 0) => ({ rps, p99, non2xx, errors: 0 });
+const side = (rps: number, p99 = 10, non2xx = 0, dbMs?: number) => ({
+  rps,
+  p99,
+  non2xx,
+  errors: 0,
+  dbMs,
+});
 const row = (scenario: string, service: number, floor?: number, rss = 100): Row => ({
   scenario,
   service: side(service),
@@ -9,32 +15,55 @@ const row = (scenario: string, service: number, floor?: number, rss = 100): Row 
   ratio: floor === undefined ? undefined : service / floor,
   peakRssMb: rss,
 });
+/** A row judged against the document floor. */
+const documentRow = (scenario: string, service: number, document: number): Row => ({
+  scenario,
+  service: side(service),
+  document: side(document),
+  documentRatio: service / document,
+  peakRssMb: 100,
+});
+const staff = (scenario: string, dbMs: number): Row => ({
+  scenario,
+  service: side(100, 10, 0, dbMs),
+  peakRssMb: 100,
+});
 
-describe('the benchmark judges issue 9 targets', () => {
+describe('the benchmark judges the targets of issues 9 and 19', () => {
   it('meets each target at its bound and misses it just below', () => {
     const met = judge([
-      row('GET carts/{id}/', 70, 100),
+      documentRow('GET carts/{id}/', 90, 100),
+      documentRow('GET carts/ (customer)', 70, 100),
+      row('POST items/', 80, 100),
       row('carts/time-series/?interval=D&gln= (staff)', 1000, 100),
-      row('PATCH carts/{id}/checkout/', 300),
+      staff('carts/time-series/?interval=M (staff)', 2),
+      row('PATCH carts/{id}/checkout/', 500),
     ]);
     expect(met.every((v) => v.met)).toBe(true);
+    expect(met).toHaveLength(9);
     const missed = judge([
-      row('GET carts/{id}/', 69, 100),
+      documentRow('GET carts/{id}/', 89, 100),
+      documentRow('GET carts/ (customer)', 69, 100),
+      row('POST items/', 79, 100),
       row('carts/time-series/?interval=D&gln= (staff)', 999, 100, 151),
-      row('PATCH carts/{id}/checkout/', 299),
+      staff('carts/time-series/?interval=M (staff)', 2.01),
+      row('PATCH carts/{id}/checkout/', 499),
     ]);
     expect(missed.filter((v) => !v.met).map((v) => v.target)).toEqual([
-      'GET carts/{id}/: ≥ 70 % of the floor',
+      'GET carts/{id}/: ≥ 90 % of the document floor',
+      'GET carts/ (customer): ≥ 70 % of the document floor',
+      'POST items/: ≥ 80 % of the floor',
       'carts/time-series/?interval=D&gln= (staff): ≥ 10× the floor',
-      'PATCH carts/{id}/checkout/: ≥ 300 per second',
+      'carts/time-series/?interval=M (staff): ≤ 2 ms of database time per request',
+      'PATCH carts/{id}/checkout/: ≥ 500 per second',
       'every scenario: peak RSS ≤ 150 MB',
     ]);
   });
 
   it('misses on a p99 over twice the floor’s and on any failed request', () => {
-    const rows = [row('GET carts/{id}/', 100, 100)];
+    const rows = [documentRow('GET carts/{id}/', 100, 100)];
     rows[0]!.service = side(100, 21, 1);
-    rows[0]!.floor = side(100, 10);
+    rows[0]!.document = side(100, 10);
     const missed = judge(rows).filter((v) => !v.met);
     expect(missed.map((v) => v.target)).toEqual([
       'GET carts/{id}/: p99 at most 2× the floor’s',
@@ -48,6 +77,18 @@ describe('the benchmark judges issue 9 targets', () => {
     const verdicts = judge([row('carts/stats/ (staff)', 100, 10), alone]);
     expect(verdicts.filter((v) => !v.met).map((v) => v.target)).toEqual([
       'every scenario: no non-2xx',
+    ]);
+  });
+
+  it('judges every staff view’s database time at every scale of the scaling table', () => {
+    const at = (dbMs: number) => STAFF_VIEWS.map((name) => staff(name, dbMs));
+    const small = { label: '100,000 carts', rows: at(0.5) };
+    const large = { label: '1,000,000 carts, 500 stores, 10 years', rows: at(1.9) };
+    large.rows[6] = staff(STAFF_VIEWS[6]!, 2.5);
+    const verdicts = judgeScaling([small, large]);
+    expect(verdicts).toHaveLength(2 * (STAFF_VIEWS.length + 2));
+    expect(verdicts.filter((v) => !v.met).map((v) => v.target)).toEqual([
+      `${STAFF_VIEWS[6]}: ≤ 2 ms of database time per request (1,000,000 carts, 500 stores, 10 years)`,
     ]);
   });
 });
