@@ -58,7 +58,7 @@ describe('deploy/fleet/instance.env.example', () => {
   it('is a production configuration the service accepts', () => {
     const config = loadConfig(vars);
     expect(config.production).toBe(true);
-    expect(config.trustProxy).toBe(1);
+    expect(config.trustProxy).toEqual({ kind: 'hops', hops: 1 });
     expect(config.databasePooler).toBe('transaction');
     expect(config.redisUrl).toBeDefined();
     expect(config.publicUrl).toBeDefined();
