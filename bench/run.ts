@@ -87,7 +87,9 @@ async function main(): Promise<void> {
   try {
     await bench(scratch.url);
   } finally {
-    for (const child of children) child.kill('SIGTERM');
+    // The processes end before their database is dropped (a drop with force ends their
+    // connections under them).
+    await Promise.all(children.map(stopped));
     for (const stop of stops) await stop().catch(() => {});
     await scratch.drop();
   }
@@ -134,6 +136,8 @@ async function bench(url: string) {
     UPSTREAM_URL: sim,
     UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
     UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
+    // No balancer to wait for: the service ends at once when the bench is done.
+    SHUTDOWN_DRAIN_MS: '0',
     // The start command's heap limit, when set for the run.
     ...(process.env.HEAP_LIMIT_MB ? { HEAP_LIMIT_MB: process.env.HEAP_LIMIT_MB } : {}),
   });
@@ -399,6 +403,16 @@ function start(command: string, args: string[], env: Record<string, string>): Ch
   });
   children.push(child);
   return child;
+}
+
+/** SIGTERM, and the exit awaited (SIGKILL after 10 s). */
+async function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** Waits until the URL answers (any status when `anyStatus`, else 2xx). */
