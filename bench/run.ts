@@ -189,8 +189,10 @@ async function pass(shape: Shape, mode: 'full' | 'service') {
   try {
     return await bench(scratch.url, shape, mode);
   } finally {
-    for (const child of children.splice(0)) child.kill('SIGTERM');
-    for (const stop of stops) await stop().catch(() => {});
+    // The processes end before their database is dropped (a drop with force ends their
+    // connections under them).
+    await Promise.all(children.splice(0).map(stopped));
+    for (const stop of stops.splice(0)) await stop().catch(() => {});
     await scratch.drop();
   }
 }
@@ -241,6 +243,8 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     UPSTREAM_URL: sim,
     UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
     UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
+    // No balancer to wait for: the service ends at once when the bench is done.
+    SHUTDOWN_DRAIN_MS: '0',
     // The start command's heap limit, when set for the run.
     ...(process.env.HEAP_LIMIT_MB ? { HEAP_LIMIT_MB: process.env.HEAP_LIMIT_MB } : {}),
   });
@@ -633,6 +637,16 @@ function start(command: string, args: string[], env: Record<string, string>): Ch
   });
   children.push(child);
   return child;
+}
+
+/** SIGTERM, and the exit awaited (SIGKILL after 10 s). */
+async function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
 }
 
 /** Waits until the URL answers (any status when `anyStatus`, else 2xx). */

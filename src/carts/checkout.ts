@@ -153,6 +153,14 @@ function claimCart(
     if (cart.checkout_id !== null) {
       return { record: checkoutRecord({ ...cart, id: cart.checkout_id, cart_id: cartId }), cart };
     }
+    if (cart.checked_out) {
+      // Recorded by an attempt whose transaction held the lock this statement waited for:
+      // the locked row is its latest version, the joined record was read from the snapshot
+      // taken before the wait. A statement of its own sees it.
+      const [record] = await run<CheckoutRow>(READ_CHECKOUT, [cartId]);
+      if (record) return { record: checkoutRecord(record), cart };
+      throw new Error(`cart ${cartId} is checked out without a checkout record`);
+    }
     if (cart.started_at !== null && cart.fresh) throw new CheckoutInProgress();
     if (cart.items_count === 0) {
       throw Invalid.nonField('A cart with no items cannot be checked out.');
@@ -170,6 +178,7 @@ interface ClaimRow {
   order_mark: string;
   reference: string | null;
   items_count: number;
+  checked_out: boolean;
   started_at: string | null;
   fresh: boolean;
   gln: string | null;
@@ -183,9 +192,14 @@ interface ClaimRow {
 
 type CheckoutRow = Parameters<typeof checkoutRecord>[0];
 
-/** The owner's cart, locked, with what the order needs and its checkout record if any. */
+/**
+ * The owner's cart, locked, with what the order needs and its checkout record if any. After
+ * a wait for the lock, `c` is the row's latest version but the joined record is read from
+ * the statement's snapshot, taken before the wait: `checked_out` without a record means one
+ * was committed meanwhile (see claimCart).
+ */
 const LOCK_CART = statement(`select c.user_id, c.store_id, c.created::text as cart_created,
-    c.customer_order_number, c.order_mark, c.reference, c.items_count,
+    c.customer_order_number, c.order_mark, c.reference, c.items_count, c.checked_out,
     c.checkout_started_at as started_at,
     c.checkout_started_at > $3::timestamptz as fresh, s.gln, o.organization_id,
     k.id as checkout_id, ${iso('k.created')} as created, k.order_id, k.order_number, k.timed_out

@@ -1,10 +1,13 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT, DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
 import type { PlacedOrder } from '../../erp-simulator/server.js';
 import { staleAfterMicros } from '../../src/carts/checkout.js';
 import { formatMicros } from '../../src/clock.js';
+import { builtStatement } from '../../src/db/statement.js';
 import { UpstreamFailure } from '../../src/upstream/errors.js';
 import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { onPostgres } from '../helpers/db.js';
 import {
   cartWith,
   checkout as checkoutAs,
@@ -13,11 +16,40 @@ import {
   organizationsOf,
   postItem,
 } from '../helpers/fixtures.js';
+import { until } from '../helpers/wait.js';
 
 const GLN = DEMO_STORE_GLNS[0];
 
 /** Throws once between the upstream answer and the local commit when armed. */
 const crash = { armed: false };
+
+/** When armed, holds the next attempt between the upstream answer and its record. */
+class Pause {
+  private gate: Promise<void> | undefined;
+  private open = () => {};
+  /** Resolves once an attempt is held. */
+  reached: Promise<void> = Promise.resolve();
+  private reach = () => {};
+  arm(): void {
+    this.gate = new Promise((resolve) => {
+      this.open = resolve;
+    });
+    this.reached = new Promise((resolve) => {
+      this.reach = resolve;
+    });
+  }
+  release(): void {
+    this.open();
+  }
+  async hold(): Promise<void> {
+    const gate = this.gate;
+    if (!gate) return;
+    this.gate = undefined;
+    this.reach();
+    await gate;
+  }
+}
+const pause = new Pause();
 
 let ctx: TestContext;
 /** UPSTREAM_TIMEOUT_MS=300: for the timeouts. */
@@ -97,7 +129,8 @@ beforeAll(async () => {
   [ctx, fast] = await Promise.all([
     startTestApp({
       faults: {
-        afterOrderPlaced: () => {
+        afterOrderPlaced: async () => {
+          await pause.hold();
           if (!crash.armed) return;
           crash.armed = false;
           throw new Error('simulated crash after the order was placed');
@@ -489,6 +522,57 @@ describe('exactly once', () => {
     expect(orderCalls(ctx).length - calls).toBe(1);
     expect(ordersOf(ctx, cart.po)).toHaveLength(1);
   });
+
+  // The race seen through PgBouncer (issue 18): an attempt whose claim statement waited for
+  // the cart's lock while another attempt recorded the checkout saw the cart as it was after
+  // that record (no claim) but not the record (committed after its snapshot), claimed a
+  // checked-out cart and sent the order a second time. Needs a server: PGlite has one
+  // connection, no lock waits.
+  it.skipIf(!onPostgres)(
+    'an attempt that waits for the lock while another records answers that record, placing nothing',
+    async () => {
+      const cart = await newCart(anna);
+      const [{ name }] = await ctx.database.run<{ name: string }>(
+        builtStatement('select current_database() as name'),
+        [],
+      );
+      const direct = new URL(process.env.TEST_DATABASE_URL!);
+      direct.pathname = `/${name}`;
+      const holder = new pg.Client({ connectionString: direct.toString() });
+      await holder.connect();
+      const waiting = async () => {
+        const { rows } = await holder.query(
+          `select count(*)::int as n from pg_stat_activity
+           where datname = current_database() and wait_event_type = 'Lock'`,
+        );
+        return rows[0].n as number;
+      };
+      try {
+        const calls = orderCalls(ctx).length;
+        pause.arm();
+        const first = checkout(anna, cart.id);
+        await pause.reached;
+        // The first attempt has placed the order; its record will wait for the cart's lock.
+        await holder.query('begin');
+        await holder.query('select id from carts where id = $1 for update', [cart.id]);
+        pause.release();
+        await until(async () => (await waiting()) === 1, 'the record waits for the lock');
+        // A second attempt's claim waits behind it.
+        const second = checkout(anna, cart.id);
+        await until(async () => (await waiting()) === 2, 'the second claim waits too');
+        await holder.query('commit');
+        const [a, b] = await Promise.all([first, second]);
+        expect(a.status, a.text).toBe(200);
+        expect(b.status, b.text).toBe(200);
+        expect(b.body).toEqual(a.body);
+        expect(orderCalls(ctx).length - calls).toBe(1);
+        expect(ordersOf(ctx, cart.po)).toHaveLength(1);
+      } finally {
+        pause.release();
+        await holder.end();
+      }
+    },
+  );
 
   it('a crash after the order was placed: 409 while fresh, then the same order', async () => {
     const cart = await newCart(anna);

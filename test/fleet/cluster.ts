@@ -119,10 +119,14 @@ export interface HaProxy {
 
 /**
  * HAProxy from deploy/haproxy/haproxy.cfg, changed only where a test must: the frontend's
- * port, the servers' addresses and the stats socket's path. Logging goes to /dev/log as
- * shipped (nothing listens there in a test).
+ * port, the servers' addresses and the stats socket's path (and what `edit` changes, named
+ * by the test that does). Logging goes to /dev/log as shipped (nothing listens there in a
+ * test).
  */
-export async function startHaProxy(servers: Record<string, number>): Promise<HaProxy> {
+export async function startHaProxy(
+  servers: Record<string, number>,
+  edit: (cfg: string) => string = (cfg) => cfg,
+): Promise<HaProxy> {
   if (!HAPROXY) throw new Error('haproxy is not installed (apt-get install -y haproxy)');
   const dir = mkdtempSync(join(tmpdir(), 'haproxy-'));
   const port = await freePort();
@@ -146,7 +150,7 @@ export async function startHaProxy(servers: Record<string, number>): Promise<HaP
     );
   }
   const file = join(dir, 'haproxy.cfg');
-  writeFileSync(file, cfg);
+  writeFileSync(file, edit(cfg));
   const check = spawnSync(HAPROXY, ['-c', '-f', file], { encoding: 'utf8' });
   if (check.status !== 0) throw new Error(`haproxy -c: ${check.stdout}${check.stderr}`);
   const proc = spawnProc(HAPROXY, ['-db', '-f', file]);
