@@ -1,10 +1,34 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Files that never touch the database server (their services run on embedded or in-memory
+ * databases, or none): they run the same in both of CI's passes, so the PostgreSQL pass
+ * (`TEST_SERVER_PASS=1`, .ci/run) leaves them to the embedded one.
+ */
+const DATABASE_INDEPENDENT = [
+  'test/build.test.ts',
+  'test/config.test.ts',
+  'test/db/data-dir-lock.test.ts',
+  'test/deploy/prometheus.test.ts',
+  'test/drain.test.ts',
+  'test/http/openapi-client.test.ts',
+  'test/http/trust-proxy.test.ts',
+  'test/log.test.ts',
+  'test/main.test.ts',
+  'test/retention/schedule.test.ts',
+  'test/simulator-loading.test.ts',
+  'test/users/restore-production.test.ts',
+];
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     // The fleet test runs on its own: `npm run test:fleet` (vitest.fleet.config.ts).
-    exclude: ['test/fleet/**', 'node_modules/**'],
+    exclude: [
+      'test/fleet/**',
+      'node_modules/**',
+      ...(process.env.TEST_SERVER_PASS ? DATABASE_INDEPENDENT : []),
+    ],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
     testTimeout: 20_000,
