@@ -276,7 +276,12 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
       password: 'anna-restored-2026',
     });
     expect(restored.status, restored.text).toBe(202);
-    await login(ANNA.username, 'anna-restored-2026');
+    // The reset ended anna's sessions: her socket of the old session is closed (4401).
+    expect(await socket.closed).toBe(4401);
+    const renewed = await login(ANNA.username, 'anna-restored-2026');
+    const again = await call('POST', '/api/v1/websocket-notifications/groups/', renewed);
+    expect(again.status, again.text).toBe(201);
+    socket = await open(wsUrl(url, again.body.code));
 
     // And it stops as deployed: SIGTERM, WebSockets closed with 1001, exit 0.
     child.kill('SIGTERM');
