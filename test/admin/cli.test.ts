@@ -6,6 +6,7 @@ import { asc } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { stores } from '../../src/db/schema.js';
+import { createPostgresDatabase } from '../helpers/db.js';
 import { type Run, runProcess } from '../helpers/process.js';
 
 const bin = fileURLToPath(new URL('../../bin/ordering-admin.js', import.meta.url));
@@ -102,16 +103,24 @@ describe('ordering-admin: personal data and retention', () => {
     // A DATA_DIR of its own: one initdb, then each command opens it in about a second.
     const dir = mkdtempSync(join(tmpdir(), 'ordering-admin-unknown-'));
     const targets: Record<string, string>[] = [{ DATA_DIR: dir }];
-    if (process.env.TEST_DATABASE_URL)
-      targets.push({ DATABASE_URL: process.env.TEST_DATABASE_URL });
-    for (const env of targets) {
-      for (const action of ['export', 'erase']) {
-        const run = await admin(['users', action, 'nobody'], env);
-        expectOneErrorLine(run);
-        expect(run.stderr).toBe('error: unknown user "nobody"\n');
+    // A scratch database of its own (never the server's shared one: its schema is whatever
+    // other runs left there).
+    const scratch = process.env.TEST_DATABASE_URL
+      ? await createPostgresDatabase({ empty: true })
+      : undefined;
+    if (scratch) targets.push({ DATABASE_URL: scratch.url });
+    try {
+      for (const env of targets) {
+        for (const action of ['export', 'erase']) {
+          const run = await admin(['users', action, 'nobody'], env);
+          expectOneErrorLine(run);
+          expect(run.stderr).toBe('error: unknown user "nobody"\n');
+        }
       }
+    } finally {
+      await scratch?.drop();
+      rmSync(dir, { recursive: true, force: true });
     }
-    rmSync(dir, { recursive: true, force: true });
   });
 
   it('exports a user as one JSON document and runs retention', { timeout: 180_000 }, async () => {
