@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
+import { serviceBase } from '../http/links.js';
 import { redeemCode } from './codes.js';
 
 /** The user a connection's code was issued to, from the hook to the handler. */
@@ -18,6 +19,20 @@ const TRY_AGAIN_LATER = 1013;
  */
 export default async function notificationSocketRoutes(app: App): Promise<void> {
   const { database, clock, config } = app.deps;
+  const allowed = new Set(config.wsAllowedOrigins);
+  /**
+   * A browser sends `Origin` with every WebSocket handshake and a page cannot forge it: one
+   * from another site is refused (ASVS 4.4.2). No `Origin` (mobile apps, server clients) is
+   * let through; the service's own origin (PUBLIC_URL's, else the address it listens on; the
+   * console is served from it) and WS_ALLOWED_ORIGINS are allowed. Never compared with
+   * `Host`: a header the client writes does not decide what is "own".
+   */
+  const originAllowed = (request: FastifyRequest): boolean => {
+    const origin = request.headers.origin;
+    if (origin === undefined) return true;
+    if (allowed.has(origin)) return true;
+    return origin === new URL(serviceBase(app, request.socket.localAddress)).origin;
+  };
   const full = () => (app.deps.notifier?.total() ?? 0) >= config.wsMaxConnections;
 
   app.get(
@@ -35,6 +50,8 @@ export default async function notificationSocketRoutes(app: App): Promise<void> 
             { Upgrade: 'websocket' },
           );
         }
+        // Before anything else, the code included: a refused page does not spend it.
+        if (!originAllowed(request)) throw errors.originNotAllowed();
         const { code } = request.query as { code?: unknown };
         if (typeof code !== 'string' || code === '') throw errors.notAuthenticated();
         // Before the code is spent: the client may use it again once there is room.
