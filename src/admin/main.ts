@@ -207,7 +207,7 @@ function buildProgram(): Command {
           nowMicros: systemClock.nowMicros(),
         });
         if (r.busy) throw new AdminError('another retention run holds the lock; try again later');
-        return `removed ${r.carts} carts, ${r.controls} controls, ${r.randomDraws} random-control draws, ${r.restoreCodes} restore codes created before ${r.cutoff} (${r.batches} batches)`;
+        return `removed ${r.carts} carts, ${r.controls} controls, ${r.randomDraws} random-control draws, ${r.restoreCodes} restore codes, ${r.loginFailures} failed-login counts created before ${r.cutoff} (${r.batches} batches)`;
       });
     });
 
