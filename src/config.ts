@@ -32,6 +32,8 @@ export interface Config {
   wsMaxPerUser: number;
   /** WS_MAX_CONNECTIONS: notification sockets on one instance; a new one is refused past it. */
   wsMaxConnections: number;
+  /** WS_HEARTBEAT_SECONDS: sockets are pinged, and their sessions checked, this often. */
+  wsHeartbeatSeconds: number;
   /** WS_ALLOWED_ORIGINS: browser origins besides the service's own that may open the socket. */
   wsAllowedOrigins: string[];
   authRateLimitPerMinute: number;
@@ -335,6 +337,7 @@ export function loadConfig(env: Env = process.env): Config {
     wsMaxPerUser: integer(env, 'WS_MAX_PER_USER', 10, 1, 1000),
     wsMaxConnections: integer(env, 'WS_MAX_CONNECTIONS', 2000, 1, 1_000_000),
     wsAllowedOrigins: origins(env, 'WS_ALLOWED_ORIGINS'),
+    wsHeartbeatSeconds: integer(env, 'WS_HEARTBEAT_SECONDS', 30, 1, 3600),
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
     authFailuresPerDay: integer(env, 'AUTH_FAILURES_PER_DAY', 100, 1, 1_000_000),
     authAccountFailuresPerDay: integer(env, 'AUTH_ACCOUNT_FAILURES_PER_DAY', 1000, 1, 1_000_000),

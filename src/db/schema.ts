@@ -390,6 +390,8 @@ export const wsCodes = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: ts('expires_at').notNull(),
+    /** The generation of the session that asked for the code: the socket belongs to it. */
+    sessionGeneration: integer('session_generation').notNull().default(0),
   },
   (t) => [index('ws_codes_expires_idx').on(t.expiresAt)],
 );

@@ -2,10 +2,10 @@ import type { FastifyRequest } from 'fastify';
 import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
 import { serviceBase } from '../http/links.js';
-import { redeemCode } from './codes.js';
+import { type CodeOwner, redeemCode } from './codes.js';
 
-/** The user a connection's code was issued to, from the hook to the handler. */
-const userOf = new WeakMap<FastifyRequest['raw'], number>();
+/** The user and session a connection's code was issued to, from the hook to the handler. */
+const ownerOf = new WeakMap<FastifyRequest['raw'], CodeOwner>();
 
 /** How long a client refused for a full instance waits before it tries again. */
 const FULL_RETRY_AFTER_SECONDS = 5;
@@ -56,14 +56,14 @@ export default async function notificationSocketRoutes(app: App): Promise<void> 
         if (typeof code !== 'string' || code === '') throw errors.notAuthenticated();
         // Before the code is spent: the client may use it again once there is room.
         if (full()) throw errors.tooManyConnections(FULL_RETRY_AFTER_SECONDS);
-        const userId = await redeemCode(database.db, code, clock.nowMicros());
-        if (userId === null) throw errors.tokenNotValid('Connection code not valid or expired.');
-        userOf.set(request.raw, userId);
+        const owner = await redeemCode(database.db, code, clock.nowMicros());
+        if (owner === null) throw errors.tokenNotValid('Connection code not valid or expired.');
+        ownerOf.set(request.raw, owner);
       },
     },
     (socket, request) => {
-      const userId = userOf.get(request.raw);
-      if (userId === undefined) {
+      const owner = ownerOf.get(request.raw);
+      if (owner === undefined) {
         socket.close(4401, 'Not authenticated');
         return;
       }
@@ -72,7 +72,7 @@ export default async function notificationSocketRoutes(app: App): Promise<void> 
         socket.close(TRY_AGAIN_LATER, 'Too many connections, try again later');
         return;
       }
-      app.deps.notifier?.add(userId, socket, config.wsMaxPerUser);
+      app.deps.notifier?.add(owner.userId, socket, config.wsMaxPerUser, owner.sessionGeneration);
     },
   );
 }
