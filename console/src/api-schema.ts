@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with the upstream credentials
-         * @description Rate-limited per client address and per username (`AUTH_RATE_LIMIT_PER_MINUTE` attempts per minute, fixed windows; every attempt counts): 429 `{"detail", "code": "throttled"}` with `Retry-After` in seconds.
+         * @description Rate-limited per client address and per username (`AUTH_RATE_LIMIT_PER_MINUTE` attempts per minute, fixed windows; every attempt counts): 429 `{"detail", "code": "throttled"}` with `Retry-After` in seconds. Wrong passwords are also bounded per account over 24 hours, counted on every instance: `AUTH_FAILURES_PER_DAY` (default 100) from one client address (IPv6: its /64) and `AUTH_ACCOUNT_FAILURES_PER_DAY` (default 1000) from all addresses; beyond, every login of that account (from that address) is 429 `throttled` with `Retry-After` until 24 hours after its first counted failure, the right password included. A successful login does not count.
          */
         post: {
             parameters: {
@@ -4852,7 +4852,7 @@ export interface paths {
         head?: never;
         /**
          * Change the caller's password (set upstream)
-         * @description Needs `Authorization-Upstream` (400 `upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream refuses it, or when it belongs to another user than the access token). A wrong current password is 400 on `password`; `new_password` takes 8 to 128 characters (400 on `new_password`). Success: 200 `{"detail": "Password changed."}`, and every token issued before (the caller's own too) is refused from then on (401 `token_not_valid`; refresh 400): log in again with the new password. Upstream failures: 502, 503, 504.
+         * @description Needs `Authorization-Upstream` (400 `upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream refuses it, or when it belongs to another user than the access token). A wrong current password is 400 on `password`; `new_password` takes 8 to 128 characters (400 on `new_password`). Rate-limited with the login, per client address and per account (429 `throttled`): a stolen session cannot guess the password here. Success: 200 `{"detail": "Password changed."}`, and every token issued before (the caller's own too) is refused from then on (401 `token_not_valid`; refresh 400): log in again with the new password. Upstream failures: 502, 503, 504.
          */
         patch: {
             parameters: {
@@ -4921,6 +4921,17 @@ export interface paths {
                         "application/json": components["schemas"]["ErrorDetail"];
                     };
                 };
+                /** @description `throttled`: too many attempts this minute. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the next attempt is counted. */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
                 /** @description `upstream_error`: the upstream system answered unusably. */
                 502: {
                     headers: {
@@ -4952,6 +4963,132 @@ export interface paths {
                 };
             };
         };
+        trace?: never;
+    };
+    "/api/v1/users/me/logout-all/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End every session of the caller's (log out everywhere)
+         * @description With the current password (checked upstream; 400 on `password` when wrong): every token issued before, the caller's own too, is refused from then on (401 `token_not_valid`; refresh 400), unused WebSocket connection codes die, and open notification WebSockets of the caller close with 4401 on every instance. For a user who thinks a token was stolen and keeps the password. Rate-limited with the login, per client address and per account (429 `throttled`). Upstream failures: 502, 503, 504.
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": {
+                        /** @description The current password */
+                        password: string;
+                    };
+                };
+            };
+            responses: {
+                /** @description Default Response */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": {
+                            detail: string;
+                        };
+                    };
+                };
+                /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["FieldErrors"];
+                    };
+                };
+                /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+                401: {
+                    headers: {
+                        /** @description `Bearer realm="api"` */
+                        "WWW-Authenticate"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `payload_too_large`: over 1 MiB. */
+                413: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `unsupported_media_type`: the body is not JSON. */
+                415: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `throttled`: too many attempts this minute. */
+                429: {
+                    headers: {
+                        /** @description Seconds until the next attempt is counted. */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_error`: the upstream system answered unusably. */
+                502: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `database_unavailable` (with `Retry-After`), or `upstream_unavailable`. */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait (2 for the database). */
+                        "Retry-After"?: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+                /** @description `upstream_timeout`: the upstream system did not answer in time. */
+                504: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["ErrorDetail"];
+                    };
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v1/users/me/shipments/": {
