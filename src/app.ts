@@ -6,6 +6,7 @@ import websocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import auditRoutes from './audit/routes.js';
 import authRoutes from './auth/routes.js';
+import { sessionGenerations } from './auth/sessions.js';
 import { TokenService } from './auth/tokens.js';
 import cartRoutes from './carts/routes.js';
 import catalogueRoutes from './catalogue/routes.js';
@@ -116,9 +117,13 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  deps.notifier ??= new Notifier({ redisUrl: config.redisUrl });
+  deps.notifier ??= new Notifier({
+    redisUrl: config.redisUrl,
+    heartbeatMs: config.wsHeartbeatSeconds * 1000,
+  });
   const { notifier } = deps;
   notifier.log ??= app.log;
+  notifier.generations ??= (ids) => sessionGenerations(deps.database.db, ids);
   app.decorate('deps', deps);
   // One bus per app (two apps may share deps). Subscribers run in this order: notifications
   // first, so a client hears `cart.checked_out` before the `control.created` of its draw.

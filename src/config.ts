@@ -32,7 +32,15 @@ export interface Config {
   wsMaxPerUser: number;
   /** WS_MAX_CONNECTIONS: notification sockets on one instance; a new one is refused past it. */
   wsMaxConnections: number;
+  /** WS_HEARTBEAT_SECONDS: sockets are pinged, and their sessions checked, this often. */
+  wsHeartbeatSeconds: number;
+  /** WS_ALLOWED_ORIGINS: browser origins besides the service's own that may open the socket. */
+  wsAllowedOrigins: string[];
   authRateLimitPerMinute: number;
+  /** AUTH_FAILURES_PER_DAY: wrong passwords per account and client address (/64) in 24 hours. */
+  authFailuresPerDay: number;
+  /** AUTH_ACCOUNT_FAILURES_PER_DAY: wrong passwords per account from all addresses in 24 hours. */
+  authAccountFailuresPerDay: number;
   /** TRUST_PROXY: which hops' X-Forwarded-For to believe (src/http/client-address.ts). */
   trustProxy: TrustProxy | undefined;
   logLevel: string;
@@ -95,6 +103,32 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
     throw new ConfigError(`${name} must be between ${min} and ${max}, got ${value}`);
   }
   return value;
+}
+
+/**
+ * A comma-separated list of web origins (`https://shop.example`, `http://localhost:5173`):
+ * scheme, host and port only, as browsers send them in `Origin`.
+ */
+function origins(env: Env, name: string): string[] {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((item) => {
+    const value = item.trim();
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(value);
+    } catch {}
+    if (
+      !parsed ||
+      (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') ||
+      value.replace(/\/$/, '') !== parsed.origin
+    ) {
+      throw new ConfigError(
+        `${name} must be comma-separated origins such as https://shop.example (scheme, host, port; no path), got ${shown(value)}`,
+      );
+    }
+    return parsed.origin;
+  });
 }
 
 function flag(env: Env, name: string, fallback: boolean): boolean {
@@ -302,7 +336,11 @@ export function loadConfig(env: Env = process.env): Config {
     wsCodeTtlSeconds: integer(env, 'WS_CODE_TTL_SECONDS', 300, 1, 86_400),
     wsMaxPerUser: integer(env, 'WS_MAX_PER_USER', 10, 1, 1000),
     wsMaxConnections: integer(env, 'WS_MAX_CONNECTIONS', 2000, 1, 1_000_000),
+    wsAllowedOrigins: origins(env, 'WS_ALLOWED_ORIGINS'),
+    wsHeartbeatSeconds: integer(env, 'WS_HEARTBEAT_SECONDS', 30, 1, 3600),
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
+    authFailuresPerDay: integer(env, 'AUTH_FAILURES_PER_DAY', 100, 1, 1_000_000),
+    authAccountFailuresPerDay: integer(env, 'AUTH_ACCOUNT_FAILURES_PER_DAY', 1000, 1, 1_000_000),
     retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, 36_500),
     retentionIntervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 1, 604_800),
     trustProxy: trustProxy(env.TRUST_PROXY, production),

@@ -50,7 +50,11 @@ describe('loadConfig', () => {
       wsCodeTtlSeconds: 300,
       wsMaxPerUser: 10,
       wsMaxConnections: 2000,
+      wsAllowedOrigins: [],
+      wsHeartbeatSeconds: 30,
       authRateLimitPerMinute: 10,
+      authFailuresPerDay: 100,
+      authAccountFailuresPerDay: 1000,
       trustProxy: undefined,
       logLevel: 'info',
       bodyLimit: 1024 * 1024,
@@ -326,6 +330,21 @@ describe('loadConfig', () => {
     const url = configError({ DATABASE_URL: 'postgres://admin:hunter2@db:port/x' });
     expect(url.message).toContain('DATABASE_URL');
     expect(url.message).not.toContain('hunter2');
+  });
+});
+
+describe('WS_ALLOWED_ORIGINS', () => {
+  it('reads comma-separated origins, a trailing slash dropped', () => {
+    const config = loadConfig(
+      env({ WS_ALLOWED_ORIGINS: 'https://shop.example/, http://localhost:5173' }),
+    );
+    expect(config.wsAllowedOrigins).toEqual(['https://shop.example', 'http://localhost:5173']);
+  });
+
+  it('refuses what is not an origin, naming the setting', () => {
+    for (const value of ['shop.example', 'https://shop.example/app', 'ftp://x.example', '*']) {
+      expect(configError({ WS_ALLOWED_ORIGINS: value }).message).toContain('WS_ALLOWED_ORIGINS');
+    }
   });
 });
 

@@ -12,7 +12,14 @@ import { sample } from './helpers/metrics.js';
 import { freePort, runProcess, startServiceProcess } from './helpers/process.js';
 import { until } from './helpers/wait.js';
 import { codeIn, type SmtpReceiver, startSmtpReceiver } from './mail/smtp.js';
-import { type Client, type Message, open, TIMESTAMP, wsUrl } from './notifications/client.js';
+import {
+  type Client,
+  type Message,
+  open,
+  refused,
+  TIMESTAMP,
+  wsUrl,
+} from './notifications/client.js';
 
 /**
  * The rule of this file: every seam the other tests replace (random source, clock,
@@ -59,7 +66,11 @@ const SETTINGS = [
   'WS_CODE_TTL_SECONDS',
   'WS_MAX_PER_USER',
   'WS_MAX_CONNECTIONS',
+  'WS_ALLOWED_ORIGINS',
+  'WS_HEARTBEAT_SECONDS',
   'AUTH_RATE_LIMIT_PER_MINUTE',
+  'AUTH_FAILURES_PER_DAY',
+  'AUTH_ACCOUNT_FAILURES_PER_DAY',
   'TRUST_PROXY',
   'LOG_LEVEL',
   'NODE_ENV',
@@ -189,7 +200,13 @@ describe('the service as `npm start` wires it (no seam replaced)', () => {
     // The notifier: anna listens before she checks out.
     const group = await call('POST', '/api/v1/websocket-notifications/groups/', anna);
     expect(group.status, group.text).toBe(201);
-    socket = await open(wsUrl(url, group.body.code));
+    // A page of another site cannot open it (the code is not spent); PUBLIC_URL's origin can.
+    const crossSite = await refused(wsUrl(url, group.body.code), {
+      origin: 'https://evil.example',
+    });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body.code).toBe('origin_not_allowed');
+    socket = await open(wsUrl(url, group.body.code), { origin: new URL(url).origin });
 
     const organizations = await call('GET', '/api/v1/organizations/', anna);
     expect(organizations.status, organizations.text).toBe(200);

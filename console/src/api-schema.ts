@@ -203,7 +203,7 @@ export interface paths {
         put?: never;
         /**
          * Log in with the upstream credentials
-         * @description Rate-limited per client address and per username (`AUTH_RATE_LIMIT_PER_MINUTE` attempts per minute, fixed windows; every attempt counts): 429 `{"detail", "code": "throttled"}` with `Retry-After` in seconds.
+         * @description Rate-limited per client address and per username (`AUTH_RATE_LIMIT_PER_MINUTE` attempts per minute, fixed windows; every attempt counts): 429 `{"detail", "code": "throttled"}` with `Retry-After` in seconds. Wrong passwords are also bounded per account over 24 hours, counted on every instance: `AUTH_FAILURES_PER_DAY` (default 100) from one client address (IPv6: its /64) and `AUTH_ACCOUNT_FAILURES_PER_DAY` (default 1000) from all addresses; beyond, every login of that account (from that address) is 429 `throttled` with `Retry-After` until 24 hours after its first counted failure, the right password included. A successful login does not count.
          */
         post: {
             parameters: {

@@ -1,8 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError } from 'commander';
+import { endSessions } from '../auth/sessions.js';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { type Database, type Db, openDatabase } from '../db/client.js';
+import { publishSessionsEnded } from '../notifications/notifier.js';
 import { runRetention } from '../retention/logic.js';
 import { exportAudit } from './audit-export.js';
 import { backupPglite, hasDatabase, restorePglite, schemaStatus } from './backup.js';
@@ -59,6 +61,27 @@ function embeddedDataDir(command: string): string {
   }
   if (config.inMemory) throw new AdminError(`${command}: DATABASE_URL=memory:// keeps nothing`);
   return config.dataDir;
+}
+
+/** How long the command waits for Redis to take the close message. */
+const CLOSE_TIMEOUT_MS = 5000;
+
+/**
+ * Closes the user's open notification sockets on every running instance, and says how.
+ * With REDIS_URL: a close message through Redis, waited for (bounded); every instance
+ * closes them at once. Without Redis, or when Redis does not take it: each instance's
+ * heartbeat finds the ended session and closes them within WS_HEARTBEAT_SECONDS.
+ */
+async function closeSockets(userId: number): Promise<string> {
+  const config = loadConfig();
+  const heartbeat = `at each instance's next heartbeat (within WS_HEARTBEAT_SECONDS, ${config.wsHeartbeatSeconds} s)`;
+  if (!config.redisUrl) return `open notification sockets close ${heartbeat}`;
+  try {
+    await publishSessionsEnded(config.redisUrl, [userId], CLOSE_TIMEOUT_MS);
+    return 'open notification sockets closed on every instance (through Redis)';
+  } catch (err) {
+    return `Redis did not take the close message (${(err as Error).message}): open notification sockets close ${heartbeat}`;
+  }
 }
 
 function readJson(file: string): unknown {
@@ -188,7 +211,22 @@ function buildProgram(): Command {
     .action((username: string) =>
       withDb(async (db) => {
         const done = await eraseUser(db, username);
-        return `erased ${username}: now ${done.tombstone}; ${done.shoppingLists} shopping lists deleted, ${done.carts} carts kept without the person`;
+        const sockets = await closeSockets(done.id);
+        return `erased ${username}: now ${done.tombstone}; ${done.shoppingLists} shopping lists deleted, ${done.carts} carts kept without the person; every session ended; ${sockets}`;
+      }),
+    );
+  usersCmd
+    .command('end-sessions')
+    .description(
+      "end every session of a user: tokens (access and refresh) refused from now on, the user's notification sockets closed",
+    )
+    .argument('<username>')
+    .action((username: string) =>
+      withDb(async (db) => {
+        const userId = await endSessions(db, { username });
+        if (userId === undefined) throw new AdminError(`unknown user ${JSON.stringify(username)}`);
+        const sockets = await closeSockets(userId);
+        return `ended the sessions of ${username}: every token issued before is refused; ${sockets}`;
       }),
     );
 
@@ -207,7 +245,7 @@ function buildProgram(): Command {
           nowMicros: systemClock.nowMicros(),
         });
         if (r.busy) throw new AdminError('another retention run holds the lock; try again later');
-        return `removed ${r.carts} carts, ${r.controls} controls, ${r.randomDraws} random-control draws, ${r.restoreCodes} restore codes created before ${r.cutoff} (${r.batches} batches)`;
+        return `removed ${r.carts} carts, ${r.controls} controls, ${r.randomDraws} random-control draws, ${r.restoreCodes} restore codes, ${r.loginFailures} failed-login counts created before ${r.cutoff} (${r.batches} batches)`;
       });
     });
 

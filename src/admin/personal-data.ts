@@ -11,6 +11,7 @@ import {
   controls,
   idempotencyKeys,
   items,
+  loginFailures,
   memberships,
   organizations,
   randomControlDraws,
@@ -21,6 +22,7 @@ import {
   users,
   wsCodes,
 } from '../db/schema.js';
+import { accountOf } from '../users/restore.js';
 import { AdminError } from './commands.js';
 
 /**
@@ -285,6 +287,8 @@ export async function eraseUser(db: Db, username: string): Promise<Erasure> {
       .where(eq(shoppingLists.userId, user.id))
       .returning({ id: shoppingLists.id });
     await tx.delete(restoreCodes).where(eq(restoreCodes.username, user.username));
+    // The daily counts of failed logins are keyed by the username.
+    await tx.delete(loginFailures).where(eq(loginFailures.account, accountOf(user.username)));
     await tx.delete(wsCodes).where(eq(wsCodes.userId, user.id));
     await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, user.id));
     const kept = await tx

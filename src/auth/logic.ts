@@ -12,6 +12,8 @@ export interface LoginDeps {
   upstream: UpstreamClient;
   tokens: TokenService;
   clock: Clock;
+  /** Runs the password check within the account's daily bounds (src/auth/failures.ts). */
+  guard?: <T>(check: () => Promise<T>, wrong: (result: T) => boolean) => Promise<T>;
 }
 
 /**
@@ -20,7 +22,7 @@ export interface LoginDeps {
  * refuses the credentials.
  */
 export async function logIn(
-  { db, upstream, tokens, clock }: LoginDeps,
+  { db, upstream, tokens, clock, guard }: LoginDeps,
   username: string,
   password: string,
 ): Promise<LoginAnswer> {
@@ -28,7 +30,8 @@ export async function logIn(
   // reset that ends the sessions while this login is under way also ends this one (a login
   // with the old password must not outlive the change).
   const before = await storedSession(db, username);
-  const pair = await upstream.login(username, password);
+  const check = () => upstream.login(username, password);
+  const pair = await (guard ? guard(check, (answer) => !answer) : check());
   if (!pair) throw Invalid.nonField('Unable to log in with provided credentials.');
   const profile = await upstream.me(pair.access_token);
   const userId = await syncUser(db, profile, clock.nowMicros());

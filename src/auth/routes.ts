@@ -13,7 +13,7 @@ import {
 export default async function authRoutes(app: App): Promise<void> {
   const { upstream, clock, database } = app.deps;
   const { db } = database;
-  const { throttle } = usersContext(app);
+  const { throttle, failures } = usersContext(app);
 
   app.post(
     '/auth/jwt/token/',
@@ -28,14 +28,22 @@ export default async function authRoutes(app: App): Promise<void> {
         description:
           'Rate-limited per client address and per username (`AUTH_RATE_LIMIT_PER_MINUTE` ' +
           'attempts per minute, fixed windows; every attempt counts): 429 ' +
-          '`{"detail", "code": "throttled"}` with `Retry-After` in seconds.',
+          '`{"detail", "code": "throttled"}` with `Retry-After` in seconds. Wrong passwords ' +
+          'are also bounded per account over 24 hours, counted on every instance: ' +
+          '`AUTH_FAILURES_PER_DAY` (default 100) from one client address (IPv6: its /64) and ' +
+          '`AUTH_ACCOUNT_FAILURES_PER_DAY` (default 1000) from all addresses; beyond, every ' +
+          'login of that account (from that address) is 429 `throttled` with `Retry-After` ' +
+          'until 24 hours after its first counted failure, the right password included. A ' +
+          'successful login does not count.',
         body: LoginBodySchema,
         response: { 200: LoginAnswerSchema },
       },
     },
     async (request) => {
       const { username, password } = request.body;
-      return logIn({ db, upstream, tokens: app.tokens, clock }, username, password);
+      const guard = <T>(check: () => Promise<T>, wrong: (result: T) => boolean) =>
+        failures.guard(username, request.ip, check, wrong);
+      return logIn({ db, upstream, tokens: app.tokens, clock, guard }, username, password);
     },
   );
 

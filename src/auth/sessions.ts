@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { users, wsCodes } from '../db/schema.js';
 
@@ -23,15 +23,28 @@ export async function endSessions(
   db: Db | Tx,
   user: number | { username: string },
   sockets?: SessionSockets,
-): Promise<void> {
+): Promise<number | undefined> {
   const [row] = await db
     .update(users)
     .set({ sessionGeneration: sql`${users.sessionGeneration} + 1` })
     .where(typeof user === 'number' ? eq(users.id, user) : eq(users.username, user.username))
     .returning({ id: users.id });
   // Connection codes issued to the old sessions die with them (they open a socket for 5 min).
-  if (!row) return;
+  if (!row) return undefined;
   await db.delete(wsCodes).where(eq(wsCodes.userId, row.id));
   // Sockets already open were authenticated by those sessions: closed on every instance.
   sockets?.endSessions(row.id);
+  return row.id;
+}
+
+/**
+ * The current session generation of each of the users that still exist: one indexed
+ * look-up for all the sockets of an instance, on the notification heartbeat.
+ */
+export async function sessionGenerations(db: Db, userIds: number[]): Promise<Map<number, number>> {
+  const rows = await db
+    .select({ id: users.id, generation: users.sessionGeneration })
+    .from(users)
+    .where(inArray(users.id, userIds));
+  return new Map(rows.map((row) => [row.id, row.generation]));
 }

@@ -421,6 +421,27 @@ export const restoreCodes = pgTable(
   ],
 );
 
+/**
+ * Failed logins of the current 24-hour window, per account (`scope` '') and per account and
+ * client address (`scope` the address, IPv6 by its /64): the daily bounds of password
+ * guessing (src/auth/failures.ts), shared by every instance. A row past its window is
+ * started afresh by the next failure, and removed by retention.
+ */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    /** The username trimmed and lower-cased, as the restore budgets key it. */
+    account: text('account').notNull(),
+    scope: text('scope').notNull(),
+    windowStart: ts('window_start').notNull(),
+    failures: integer('failures').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.account, t.scope] }),
+    index('login_failures_window_idx').on(t.windowStart),
+  ],
+);
+
 export const wsCodes = pgTable(
   'ws_codes',
   {
@@ -429,6 +450,8 @@ export const wsCodes = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     expiresAt: ts('expires_at').notNull(),
+    /** The generation of the session that asked for the code: the socket belongs to it. */
+    sessionGeneration: integer('session_generation').notNull().default(0),
   },
   (t) => [index('ws_codes_expires_idx').on(t.expiresAt)],
 );

@@ -18,6 +18,8 @@ export interface AuthUser {
   reference: string | null;
   isStaff: boolean;
   isAdmin: boolean;
+  /** The session generation the caller's token carries (src/auth/sessions.ts). */
+  sessionGeneration: number;
 }
 
 declare module 'fastify' {
@@ -70,9 +72,7 @@ export function installAuth(app: FastifyInstance, tokens: TokenService, database
       if (error instanceof TokenError) throw errors.tokenNotValid(error.message);
       throw error;
     }
-    const [user] = await database.run<AuthUser & { sessionGeneration: number }>(USER_BY_ID, [
-      Number(claims.sub),
-    ]);
+    const [user] = await database.run<AuthUser>(USER_BY_ID, [Number(claims.sub)]);
     // A user's username never changes but when the user is erased (`users erase`, which
     // keeps the row under a tombstone name): tokens issued before it name someone gone.
     if (!user || user.username !== claims.username) throw errors.tokenNotValid('User not found.');

@@ -35,6 +35,12 @@ export const errors = {
     detail(401, 'token_not_valid', text, { 'WWW-Authenticate': WWW_AUTHENTICATE }),
   permissionDenied: () =>
     detail(403, 'permission_denied', 'You do not have permission to perform this action.'),
+  originNotAllowed: () =>
+    detail(
+      403,
+      'origin_not_allowed',
+      'This origin may not open the notification WebSocket (see WS_ALLOWED_ORIGINS).',
+    ),
   notFound: () => detail(404, 'not_found', 'Not found.'),
   invalidPage: () => detail(404, 'not_found', 'Invalid page.'),
   methodNotAllowed: (method: string, allow: string[]) =>

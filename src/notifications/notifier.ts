@@ -24,6 +24,9 @@ export interface NotifierOptions {
   log?: FastifyBaseLogger;
 }
 
+/** The current session generation of each user that still exists (src/auth/sessions.ts). */
+export type SessionGenerations = (userIds: number[]) => Promise<Map<number, number>>;
+
 export const DEFAULT_CHANNEL = 'ordering:notifications';
 const READY = 1; // WebSocket.OPEN
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -35,6 +38,8 @@ export const SESSION_ENDED_CLOSE = 4401;
 interface Connection {
   userId: number;
   alive: boolean;
+  /** The session the socket was opened for; undefined: not checked on the heartbeat. */
+  generation: number | undefined;
 }
 
 /**
@@ -74,6 +79,15 @@ export class Notifier {
    * during an outage, which is logged once) and unreadable messages received. For metrics.
    */
   fanoutErrors = 0;
+  /**
+   * Set (by the app): each heartbeat closes with 4401 the sockets whose session has ended
+   * since they opened, whatever Redis did: a close message lost with Redis, or sent by a
+   * process without Redis (`ordering-admin users end-sessions`), still takes effect within
+   * one heartbeat.
+   */
+  generations: SessionGenerations | undefined;
+  private checking = false;
+  private checkFailed = false;
   private readonly byUser = new Map<number, Set<WebSocket>>();
   private readonly connections = new Map<WebSocket, Connection>();
   private readonly origin = randomUUID();
@@ -159,7 +173,12 @@ export class Notifier {
    * already holds `maxPerUser` sockets here loses the oldest (closed with 4429): a client
    * reconnecting always gets its newest socket, and no user holds more than the cap.
    */
-  add(userId: number, socket: WebSocket, maxPerUser = Number.POSITIVE_INFINITY): void {
+  add(
+    userId: number,
+    socket: WebSocket,
+    maxPerUser = Number.POSITIVE_INFINITY,
+    generation?: number,
+  ): void {
     const sockets = this.byUser.get(userId) ?? new Set<WebSocket>();
     // A Set iterates in insertion order: the first is the oldest.
     for (const oldest of sockets) {
@@ -171,7 +190,7 @@ export class Notifier {
     }
     sockets.add(socket);
     this.byUser.set(userId, sockets);
-    const connection: Connection = { userId, alive: true };
+    const connection: Connection = { userId, alive: true, generation };
     this.connections.set(socket, connection);
     socket.on('pong', () => {
       connection.alive = true;
@@ -346,5 +365,74 @@ export class Notifier {
       connection.alive = false;
       if (socket.readyState === READY) socket.ping();
     }
+    void this.checkSessions();
+  }
+
+  /**
+   * Closes the sockets whose session ended since they opened (one query for all users
+   * connected here). Resolves when done; a failure is logged once and retried next beat.
+   */
+  async checkSessions(): Promise<void> {
+    if (!this.generations || this.checking || this.closed) return;
+    const users = new Set<number>();
+    for (const connection of this.connections.values()) {
+      if (connection.generation !== undefined) users.add(connection.userId);
+    }
+    if (users.size === 0) return;
+    this.checking = true;
+    try {
+      const current = await this.generations([...users]);
+      if (this.checkFailed) this.log?.info('notifications: session check works again');
+      this.checkFailed = false;
+      for (const [socket, connection] of [...this.connections]) {
+        if (connection.generation === undefined) continue;
+        if (current.get(connection.userId) === connection.generation) continue;
+        this.remove(socket);
+        if (socket.readyState === READY) socket.close(SESSION_ENDED_CLOSE, 'Session ended');
+        else socket.terminate();
+      }
+    } catch (error) {
+      if (!this.checkFailed) {
+        this.log?.warn({ err: error }, 'notifications: session check failed, retried next beat');
+      }
+      this.checkFailed = true;
+    } finally {
+      this.checking = false;
+    }
+  }
+}
+
+/**
+ * From a process that holds no sockets (`ordering-admin`): tells every instance through
+ * Redis to close the users' sockets (sessions ended), and waits until Redis took the message,
+ * at most `timeoutMs`. Rejects when Redis did not take it in time: the sockets then close
+ * at their instance's next heartbeat (Notifier.generations).
+ */
+export async function publishSessionsEnded(
+  redisUrl: string,
+  userIds: number[],
+  timeoutMs = 5000,
+  channel = DEFAULT_CHANNEL,
+): Promise<void> {
+  const redis = new Redis(redisUrl, {
+    lazyConnect: true,
+    connectTimeout: timeoutMs,
+    commandTimeout: timeoutMs,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => {});
+  const envelope: Envelope = { origin: randomUUID(), users: [], close: userIds };
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      redis.connect().then(() => redis.publish(channel, JSON.stringify(envelope))),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+    redis.disconnect();
   }
 }

@@ -52,6 +52,7 @@ export default async function notificationRoutes(app: App): Promise<void> {
       const code = await issueCode(
         database.db,
         user.id,
+        user.sessionGeneration,
         clock.nowMicros(),
         config.wsCodeTtlSeconds,
       );

@@ -1,10 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
-import { redeemCode } from './codes.js';
+import { serviceBase } from '../http/links.js';
+import { type CodeOwner, redeemCode } from './codes.js';
 
-/** The user a connection's code was issued to, from the hook to the handler. */
-const userOf = new WeakMap<FastifyRequest['raw'], number>();
+/** The user and session a connection's code was issued to, from the hook to the handler. */
+const ownerOf = new WeakMap<FastifyRequest['raw'], CodeOwner>();
 
 /** How long a client refused for a full instance waits before it tries again. */
 const FULL_RETRY_AFTER_SECONDS = 5;
@@ -18,6 +19,20 @@ const TRY_AGAIN_LATER = 1013;
  */
 export default async function notificationSocketRoutes(app: App): Promise<void> {
   const { database, clock, config } = app.deps;
+  const allowed = new Set(config.wsAllowedOrigins);
+  /**
+   * A browser sends `Origin` with every WebSocket handshake and a page cannot forge it: one
+   * from another site is refused (ASVS 4.4.2). No `Origin` (mobile apps, server clients) is
+   * let through; the service's own origin (PUBLIC_URL's, else the address it listens on; the
+   * console is served from it) and WS_ALLOWED_ORIGINS are allowed. Never compared with
+   * `Host`: a header the client writes does not decide what is "own".
+   */
+  const originAllowed = (request: FastifyRequest): boolean => {
+    const origin = request.headers.origin;
+    if (origin === undefined) return true;
+    if (allowed.has(origin)) return true;
+    return origin === new URL(serviceBase(app, request.socket.localAddress)).origin;
+  };
   const full = () => (app.deps.notifier?.total() ?? 0) >= config.wsMaxConnections;
 
   app.get(
@@ -35,18 +50,20 @@ export default async function notificationSocketRoutes(app: App): Promise<void> 
             { Upgrade: 'websocket' },
           );
         }
+        // Before anything else, the code included: a refused page does not spend it.
+        if (!originAllowed(request)) throw errors.originNotAllowed();
         const { code } = request.query as { code?: unknown };
         if (typeof code !== 'string' || code === '') throw errors.notAuthenticated();
         // Before the code is spent: the client may use it again once there is room.
         if (full()) throw errors.tooManyConnections(FULL_RETRY_AFTER_SECONDS);
-        const userId = await redeemCode(database.db, code, clock.nowMicros());
-        if (userId === null) throw errors.tokenNotValid('Connection code not valid or expired.');
-        userOf.set(request.raw, userId);
+        const owner = await redeemCode(database.db, code, clock.nowMicros());
+        if (owner === null) throw errors.tokenNotValid('Connection code not valid or expired.');
+        ownerOf.set(request.raw, owner);
       },
     },
     (socket, request) => {
-      const userId = userOf.get(request.raw);
-      if (userId === undefined) {
+      const owner = ownerOf.get(request.raw);
+      if (owner === undefined) {
         socket.close(4401, 'Not authenticated');
         return;
       }
@@ -55,7 +72,7 @@ export default async function notificationSocketRoutes(app: App): Promise<void> 
         socket.close(TRY_AGAIN_LATER, 'Too many connections, try again later');
         return;
       }
-      app.deps.notifier?.add(userId, socket, config.wsMaxPerUser);
+      app.deps.notifier?.add(owner.userId, socket, config.wsMaxPerUser, owner.sessionGeneration);
     },
   );
 }

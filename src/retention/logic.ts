@@ -38,6 +38,8 @@ export interface RetentionResult {
   controls: number;
   randomDraws: number;
   restoreCodes: number;
+  /** Counts of failed logins whose 24-hour window began before the cutoff (src/auth/failures.ts). */
+  loginFailures: number;
   auditEvents: number;
   batches: number;
   /** Another run held the lock: this one stopped. */
@@ -93,6 +95,12 @@ const DELETE_RESTORE_CODES = statement(`with doomed as (
     where expires_at < $1::timestamptz and window_start < $1::timestamptz limit $2)
   delete from restore_codes r using doomed d where r.id = d.id returning 1 as one`);
 
+/** Failed-login counts whose window began before the cutoff (a day or more ago: ended). */
+const DELETE_LOGIN_FAILURES = statement(`with doomed as (
+    select account, scope from login_failures where window_start < $1::timestamptz limit $2)
+  delete from login_failures f using doomed d
+  where (f.account, f.scope) = (d.account, d.scope) returning 1 as one`);
+
 /** Rollup rows of days before the cutoff that no cart counts in any more. */
 const DELETE_EMPTY_ROLLUPS = statement(`delete from cart_rollups
   where day < ($1::timestamptz at time zone 'UTC')::date
@@ -116,6 +124,7 @@ const STEPS = {
   controls: DELETE_CONTROLS,
   randomDraws: DELETE_DRAWS,
   restoreCodes: DELETE_RESTORE_CODES,
+  loginFailures: DELETE_LOGIN_FAILURES,
   auditEvents: DELETE_AUDIT_EVENTS,
 };
 
@@ -157,6 +166,7 @@ export async function runRetention(
     controls: 0,
     randomDraws: 0,
     restoreCodes: 0,
+    loginFailures: 0,
     auditEvents: 0,
     batches: 0,
     busy: false,

@@ -1,3 +1,4 @@
+import { LoginFailures } from '../auth/failures.js';
 import type { App, Deps } from '../deps.js';
 import { canMail, createMailer, type Mailer } from '../mail/mailer.js';
 import { BackgroundJobs } from './jobs.js';
@@ -9,6 +10,8 @@ export interface UsersContext {
   /** Restore requests' work after the answer (look-up, code, mail). */
   jobs: BackgroundJobs;
   throttle: Throttle;
+  /** The daily bounds of wrong passwords per account (login and the password-checking routes). */
+  failures: LoginFailures;
   /** false in production without SMTP_URL: restore requests answer 503 `restore_unavailable`. */
   restoreOn: boolean;
 }
@@ -43,6 +46,10 @@ export function usersContext(app: App): UsersContext {
     mailer: createMailer({ ...mailOptions, from: config.mailFrom, log }),
     jobs: new BackgroundJobs(log),
     throttle: new Throttle(store, config.authRateLimitPerMinute, clock, log),
+    failures: new LoginFailures(deps.database.db, clock, {
+      perAddress: config.authFailuresPerDay,
+      perAccount: config.authAccountFailuresPerDay,
+    }),
     restoreOn,
   };
   contexts.set(deps, context);

@@ -10,8 +10,11 @@ export async function changePassword(
   token: string,
   password: string,
   newPassword: string,
+  /** Runs the password check within the account's daily bounds (src/auth/failures.ts). */
+  guard?: <T>(check: () => Promise<T>, wrong: (result: T) => boolean) => Promise<T>,
 ): Promise<void> {
-  const outcome = await upstream.changePassword(token, password, newPassword);
+  const check = () => upstream.changePassword(token, password, newPassword);
+  const outcome = await (guard ? guard(check, (answer) => answer === 'wrong_password') : check());
   if (outcome === 'wrong_password') {
     throw Invalid.field('password', 'Your current password was entered incorrectly.');
   }

@@ -55,7 +55,7 @@ const ATTEMPTS =
 export default async function userRoutes(app: App): Promise<void> {
   const { upstream, clock, database, config } = app.deps;
   const { db } = database;
-  const { mailer, jobs, throttle, restoreOn } = usersContext(app);
+  const { mailer, jobs, throttle, failures, restoreOn } = usersContext(app);
   const restore: RestoreDeps = {
     db,
     upstream,
@@ -124,7 +124,13 @@ export default async function userRoutes(app: App): Promise<void> {
       const user = currentUser(request);
       const token = requireUpstreamToken(request);
       await requireOwnToken(upstream, token, user.username);
-      await changePassword(upstream, token, request.body.password, request.body.new_password);
+      await changePassword(
+        upstream,
+        token,
+        request.body.password,
+        request.body.new_password,
+        (check, wrong) => failures.guard(user.username, request.ip, check, wrong),
+      );
       // Every token issued before, the caller's too: a stolen one dies with the old password.
       await endSessions(db, user.id, app.deps.notifier);
       return { detail: 'Password changed.' };
@@ -154,7 +160,13 @@ export default async function userRoutes(app: App): Promise<void> {
     async (request) => {
       const user = currentUser(request);
       // Re-authentication: a stolen token alone cannot end the owner's other sessions.
-      if (!(await upstream.login(user.username, request.body.password))) {
+      const pair = await failures.guard(
+        user.username,
+        request.ip,
+        () => upstream.login(user.username, request.body.password),
+        (answer) => !answer,
+      );
+      if (!pair) {
         throw Invalid.field('password', 'Your current password was entered incorrectly.');
       }
       await endSessions(db, user.id, app.deps.notifier);

@@ -31,8 +31,11 @@ export async function issueCode(ctx: TestContext, session: Session): Promise<str
   return answer.body.code;
 }
 
-export function open(url: string, options: { autoPong?: boolean } = {}): Promise<Client> {
-  const socket = new WebSocket(url, { autoPong: options.autoPong ?? true });
+export function open(
+  url: string,
+  options: { autoPong?: boolean; origin?: string } = {},
+): Promise<Client> {
+  const socket = new WebSocket(url, { autoPong: options.autoPong ?? true, origin: options.origin });
   const queue: Message[] = [];
   const waiting: ((m: Message) => void)[] = [];
   socket.on('message', (data) => {
@@ -82,9 +85,10 @@ export async function connect(
 /** The HTTP answer to an upgrade the server refuses (no WebSocket is opened). */
 export function refused(
   url: string,
+  options: { origin?: string } = {},
 ): Promise<{ status: number; body: Record<string, unknown>; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url);
+    const socket = new WebSocket(url, { origin: options.origin });
     socket.on('open', () => {
       socket.close();
       reject(new Error('the upgrade was accepted'));
