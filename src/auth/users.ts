@@ -78,28 +78,21 @@ export async function ensureUser(db: Db, username: string, nowMicros: number): P
   return row.id;
 }
 
+/** The columns a token names of its user. */
+const TOKEN_USER = {
+  id: users.id,
+  username: users.username,
+  sessionGeneration: users.sessionGeneration,
+};
+
 /** What a token names of its user (id, username, session generation), while the user exists. */
 export async function findTokenUser(db: Db, id: number): Promise<TokenUser | undefined> {
-  const [user] = await db
-    .select({
-      id: users.id,
-      username: users.username,
-      sessionGeneration: users.sessionGeneration,
-    })
-    .from(users)
-    .where(eq(users.id, id));
+  const [user] = await db.select(TOKEN_USER).from(users).where(eq(users.id, id));
   return user;
 }
 
 /** The stored user of a username, as a token names it, or undefined before the first login. */
 export async function storedSession(db: Db, username: string): Promise<TokenUser | undefined> {
-  const [user] = await db
-    .select({
-      id: users.id,
-      username: users.username,
-      sessionGeneration: users.sessionGeneration,
-    })
-    .from(users)
-    .where(eq(users.username, username));
+  const [user] = await db.select(TOKEN_USER).from(users).where(eq(users.username, username));
   return user;
 }
