@@ -17,6 +17,7 @@
  * started from deploy/pgbouncer/pgbouncer.ini (Debian's pgbouncer), with
  * DATABASE_POOLER=transaction. BENCH_POOLER=transaction: that mode on a direct connection
  * (what the mode itself costs: unnamed statements, single reads in a transaction).
+ * BENCH_PROFILE=<dir>: V8 CPU profiles of the service and the simulator written there on exit.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -218,7 +219,7 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
   // As production runs it: compiled, with plain node (the simulator too, so that it costs
   // the machine no more than a real ERP's stand-in should).
   await buildServer({ ifStale: true });
-  start('node', ['dist/erp-simulator/main.js'], { PORT: String(simPort) });
+  start('node', [...profiled('simulator'), 'dist/erp-simulator/main.js'], { PORT: String(simPort) });
   await ready(`${sim}/_sim/orders`);
   // The start command of package.json (the README's production section), through sh as npm
   // runs it; `exec` keeps the service's pid for the memory samples.
@@ -231,7 +232,8 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
       ? `service through PgBouncer (deploy/pgbouncer/pgbouncer.ini, port ${bouncer.port}), DATABASE_POOLER=transaction`
       : `service on a direct connection, DATABASE_POOLER=${pooler}`,
   );
-  const service = start('sh', ['-c', `exec ${startScript}`], {
+  const command = startScript.replace(/^node /, `node ${profiled('service').join(' ')} `);
+  const service = start('sh', ['-c', `exec ${command}`], {
     NODE_ENV: 'production',
     DATABASE_URL: bouncer ? bouncer.urlFor(url) : url,
     DATABASE_POOLER: pooler,
@@ -628,6 +630,12 @@ function sampleRss(pid: number) {
       return peak;
     },
   };
+}
+
+/** BENCH_PROFILE=<dir>: the service and the simulator write V8 CPU profiles there on exit. */
+function profiled(name: string): string[] {
+  const dir = process.env.BENCH_PROFILE;
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${dir}/${name}`] : [];
 }
 
 function start(command: string, args: string[], env: Record<string, string>): ChildProcess {

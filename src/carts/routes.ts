@@ -58,7 +58,9 @@ export default async function cartRoutes(app: App): Promise<void> {
       querystring: CartListQuerySchema,
     },
     item: CartListedSchema,
-    list: (request) => cartList(database, currentUser(request), request.query, clock.nowMicros()),
+    // Each cart's JSON written by PostgreSQL (carts/queries.ts).
+    listTexts: (request) =>
+      cartList(database, currentUser(request), request.query, clock.nowMicros()),
   });
 
   app.get(
@@ -102,7 +104,9 @@ export default async function cartRoutes(app: App): Promise<void> {
         response: { 200: CartListedSchema },
       },
     },
-    async (request) => getCart(database, currentUser(request), Number(request.params.id)),
+    // Written by PostgreSQL (carts/queries.ts).
+    async (request, reply) =>
+      sendJsonText(reply, await getCart(database, currentUser(request), Number(request.params.id))),
   );
 
   app.patch(

@@ -2,7 +2,8 @@ import type { FastifyContextConfig, FastifyRequest, FastifySchema } from 'fastif
 import type { Static, TObject, TSchema } from 'typebox';
 import type { PageSource } from '../db/pages.js';
 import type { App } from '../deps.js';
-import { envelope, Paged, pageOf, paginate } from './pagination.js';
+import { sendJsonText } from './json-text.js';
+import { envelope, envelopeText, Paged, pageOf, paginate } from './pagination.js';
 
 /** What `pagedRoute` declares: the route's schema without `response`, and what it lists. */
 export interface PagedRouteOptions<Query extends TObject, Item extends TSchema> {
@@ -16,7 +17,18 @@ export interface PagedRouteOptions<Query extends TObject, Item extends TSchema> 
   /** The schema of one entry of `results`. */
   item: Item;
   /** The rows the request asks for (its filter built once), counted and read a page at a time. */
-  list: (request: FastifyRequest<{ Querystring: Static<Query> }>) => PageSource<Static<Item>>;
+  list?: (request: FastifyRequest<{ Querystring: Static<Query> }>) => PageSource<Static<Item>>;
+  /**
+   * Instead of `list`: the page's rows as the JSON text of an array of `item`, written by the
+   * database (it must be what the item's serializer would write: the area tests that), sent
+   * as it is.
+   */
+  listTexts?: (request: FastifyRequest<{ Querystring: Static<Query> }>) => TextPageSource;
+}
+
+/** A list whose pages come as JSON text, with their count, in one read. */
+export interface TextPageSource {
+  page(limit: number, offset: number): Promise<{ count: number; results: string }>;
 }
 
 /**
@@ -28,7 +40,7 @@ export interface PagedRouteOptions<Query extends TObject, Item extends TSchema> 
 export function pagedRoute<Query extends TObject, Item extends TSchema>(
   app: App,
   path: string,
-  { config, schema, item, list }: PagedRouteOptions<Query, Item>,
+  { config, schema, item, list, listTexts }: PagedRouteOptions<Query, Item>,
 ): void {
   app.get(
     path,
@@ -37,9 +49,15 @@ export function pagedRoute<Query extends TObject, Item extends TSchema>(
       // Widened: the envelope's type is checked where `list` is given, not through Fastify's.
       schema: { ...schema, response: { 200: Paged(item) } } as FastifySchema,
     },
-    async (request) => {
+    async (request, reply) => {
       const page = pageOf(request.query as { page?: string; page_size?: string });
-      const source = list(request as FastifyRequest<{ Querystring: Static<Query> }>);
+      const typed = request as FastifyRequest<{ Querystring: Static<Query> }>;
+      if (listTexts) {
+        const { count, results } = await listTexts(typed).page(page.size, page.offset);
+        return sendJsonText(reply, envelopeText(request, page, count, results));
+      }
+      if (!list) throw new Error(`pagedRoute ${path}: list or listTexts is required`);
+      const source = list(typed);
       if (source.page) {
         const { count, rows } = await source.page(page.size, page.offset);
         return envelope(request, page, count, rows);

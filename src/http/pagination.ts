@@ -76,6 +76,20 @@ export function envelope<T>(request: FastifyRequest, page: Page, count: number, 
 }
 
 /**
+ * The envelope as JSON text around results already written as the JSON text of an array (in
+ * the key order of `Paged`: what its serializer writes).
+ */
+export function envelopeText(
+  request: FastifyRequest,
+  page: Page,
+  count: number,
+  results: string,
+): string {
+  const { next, previous } = envelope(request, page, count, []);
+  return `{"count":${count},"next":${JSON.stringify(next)},"previous":${JSON.stringify(previous)},"results":${results}}`;
+}
+
+/**
  * One page of a list: counts first, fetches rows only when the page can hold any, and
  * wraps them in the envelope (a page past the end is 404 without fetching).
  */
