@@ -22,7 +22,7 @@ import type { CheckoutRecord } from './schemas.js';
 /**
  * Exactly-once checkout (docs/decisions/0001-exactly-once-checkout.md).
  *
- * 1. A short transaction claims the cart under a token of this attempt (`checkout_claim`,
+ * 1. One statement claims the cart under a token of this attempt (`checkout_claim`,
  *    `checkout_started_at`) and adds the token to the cart's unsettled attempts, which
  *    freezes its lines. A second request while the claim is fresh gets 409; after a record
  *    exists, the record.
@@ -138,8 +138,12 @@ export async function checkoutCart(
   return record;
 }
 
-/** The claim transaction: the record if there is one, else the claimed cart and its lines. */
-function claimCart(
+/**
+ * The claim, in one statement (drizzle/0012_checkout_claim.sql: the cart locked, then read
+ * again after the lock): the record if there is one, else the claimed cart and its lines.
+ * The function claims exactly when none of the answers below applies.
+ */
+async function claimCart(
   deps: Deps,
   user: AuthUser,
   cartId: number,
@@ -147,27 +151,20 @@ function claimCart(
   staleBefore: string,
   token: string,
 ) {
-  return deps.database.transaction(async (run) => {
-    const [cart] = await run<ClaimRow>(LOCK_CART, [cartId, user.id, staleBefore]);
-    if (!cart) throw new NotFound('cart');
-    if (cart.checkout_id !== null) {
-      return { record: checkoutRecord({ ...cart, id: cart.checkout_id, cart_id: cartId }), cart };
-    }
-    if (cart.checked_out) {
-      // Recorded by an attempt whose transaction held the lock this statement waited for:
-      // the locked row is its latest version, the joined record was read from the snapshot
-      // taken before the wait. A statement of its own sees it.
-      const [record] = await run<CheckoutRow>(READ_CHECKOUT, [cartId]);
-      if (record) return { record: checkoutRecord(record), cart };
-      throw new Error(`cart ${cartId} is checked out without a checkout record`);
-    }
-    if (cart.started_at !== null && cart.fresh) throw new CheckoutInProgress();
-    if (cart.items_count === 0) {
-      throw Invalid.nonField('A cart with no items cannot be checked out.');
-    }
-    const lines = await run<OrderRequest['lines'][number]>(CLAIM_CART, [cartId, now, token]);
-    return { record: undefined, cart, lines };
-  });
+  const [cart] = await deps.database.run<ClaimRow>(CLAIM_CART, [
+    cartId,
+    user.id,
+    now,
+    staleBefore,
+    token,
+  ]);
+  if (!cart) throw new NotFound('cart');
+  if (cart.record) return { record: checkoutRecord(cart.record), cart };
+  if (cart.checked_out) throw new Error(`cart ${cartId} is checked out without a checkout record`);
+  if (cart.in_progress) throw new CheckoutInProgress();
+  if (cart.items_count === 0) throw Invalid.nonField('A cart with no items cannot be checked out.');
+  if (!cart.claimed || !cart.lines) throw new Error(`cart ${cartId} was not claimed`);
+  return { record: undefined, cart, lines: cart.lines };
 }
 
 interface ClaimRow {
@@ -179,53 +176,21 @@ interface ClaimRow {
   reference: string | null;
   items_count: number;
   checked_out: boolean;
-  started_at: string | null;
-  fresh: boolean;
+  /** Claimed by an attempt that is not yet presumed dead. */
+  in_progress: boolean;
   gln: string | null;
   organization_id: string;
-  checkout_id: number | null;
-  created: string;
-  order_id: string;
-  order_number: string;
-  timed_out: boolean;
+  record: CheckoutRow | null;
+  claimed: boolean;
+  lines: OrderRequest['lines'] | null;
 }
 
 type CheckoutRow = Parameters<typeof checkoutRecord>[0];
 
-/**
- * The owner's cart, locked, with what the order needs and its checkout record if any. After
- * a wait for the lock, `c` is the row's latest version but the joined record is read from
- * the statement's snapshot, taken before the wait: `checked_out` without a record means one
- * was committed meanwhile (see claimCart).
- */
-const LOCK_CART = statement(`select c.user_id, c.store_id, c.created::text as cart_created,
-    c.customer_order_number, c.order_mark, c.reference, c.items_count, c.checked_out,
-    c.checkout_started_at as started_at,
-    c.checkout_started_at > $3::timestamptz as fresh, s.gln, o.organization_id,
-    k.id as checkout_id, ${iso('k.created')} as created, k.order_id, k.order_number, k.timed_out
-  from carts c
-  left join stores s on s.id = c.store_id
-  join organizations o on o.id = c.organization_id
-  left join checkouts k on k.cart_id = c.id
-  where c.id = $1 and c.user_id = $2
-  for update of c`);
-
-/**
- * Claims the locked cart under this attempt's token ($3) and adds the token to the unsettled
- * attempts, which freezes the lines; answers them in byte order (whatever the database's
- * collation: the body under the key never changes). A statement of its own after the lock,
- * so that it sees every line committed before the lock was granted. A cart frozen before
- * attempts had tokens keeps a placeholder token (nil UUID): its outcome is still unknown.
- */
-const CLAIM_CART = statement(`with claimed as (
-    update carts set checkout_started_at = $2, checkout_claim = $3::uuid,
-      checkout_unsettled = case when checkout_frozen and cardinality(checkout_unsettled) = 0
-        then array['00000000-0000-0000-0000-000000000000'::uuid, $3::uuid]
-        else array_append(checkout_unsettled, $3::uuid) end,
-      checkout_frozen = true
-    where id = $1
-  )
-  select part_number, quantity from items where cart_id = $1 order by part_number collate "C"`);
+/** A write: the request goes on if its client leaves (an order may be placed after it). */
+const CLAIM_CART = statement('select * from checkout_claim($1, $2, $3, $4, $5::uuid)', {
+  unverifiedWrite: true,
+});
 
 /**
  * The record and the closed cart, in one statement (one verified transaction). The unique

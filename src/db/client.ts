@@ -114,7 +114,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       counter.queries += 1;
       // Named (prepared once per connection) only on a direct connection.
       const name = pooled ? undefined : statement.name;
-      const result = await client.query({ name, text: statement.text, values });
+      const { text, unverifiedWrite } = statement;
+      const result = await client.query({ name, text, values, unverifiedWrite } as pg.QueryConfig);
       return result.rows as Row[];
     };
   return {

@@ -14,11 +14,11 @@ import { requestScope } from './scope.js';
  * - a commit whose answer was lost is looked up by transaction id (pg_xact_status), so an
  *   answer the service gives is true: committed, or nothing changed. Single-statement
  *   writes run inside such a transaction for the same reason;
- * - the session settings the fault bounds rely on are set in every transaction (`set_config
- *   (…, true)` in the BEGIN's round trip), so they hold through a transaction pooler, where
- *   the next transaction may run on another server connection. On a direct connection they
- *   are also startup parameters, which cover single reads; behind a pooler (which refuses
- *   startup parameters) a single read runs in a transaction of its own instead.
+ * - the session settings the fault bounds rely on: on a direct connection startup
+ *   parameters, which hold for the whole session; behind a transaction pooler (which refuses
+ *   startup parameters, and where the next transaction may run on another server
+ *   connection) set in every transaction (`set_config(…, true)` in the BEGIN's round trip),
+ *   and a single read runs in a transaction of its own.
  */
 export interface PoolSettings {
   url: string;
@@ -42,7 +42,10 @@ type CommitStatus = 'committed' | 'aborted' | 'unknown';
 
 interface ClientExtras {
   answerTimeoutMs: number;
-  /** `select set_config(…)` of the session settings, for the transaction being begun. */
+  /**
+   * `set_config(…, true) as s0, …`: the session settings for the transaction being begun,
+   * behind a transaction pooler; empty on a direct connection (startup parameters).
+   */
   settings: string;
   commitStatus: (xid: string) => Promise<CommitStatus>;
   onConnectionError?: (error: Error) => void;
@@ -91,9 +94,8 @@ class GuardedClient extends pg.Client {
    */
   private async beginKnowingXid(config: QueryConfig): Promise<unknown> {
     const text = textOf(config).trim().replace(/;$/, '');
-    const results = await this.timed([
-      `${text}; ${this.extras.settings}, pg_current_xact_id()::text as xid`,
-    ]);
+    const columns = [this.extras.settings, 'pg_current_xact_id()::text as xid'].filter(Boolean);
+    const results = await this.timed([`${text}; select ${columns.join(', ')}`]);
     this.xid = results[1].rows[0].xid;
     return results[0];
   }
@@ -104,7 +106,7 @@ class GuardedClient extends pg.Client {
    * transaction without one writes nothing at commit).
    */
   async readInTransaction(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
-    await this.timed([`begin; ${this.extras.settings}`]);
+    await this.timed([`begin; select ${this.extras.settings}`]);
     try {
       const result = await this.timed([config, values]);
       await this.timed(['commit']);
@@ -213,16 +215,17 @@ export function sessionSettings(statementTimeoutMs: number): [string, string][] 
   ];
 }
 
-/** `select set_config(…, true), …`: the settings for the current transaction only. */
+/** `set_config(…, true), …`: the settings for the current transaction only. */
 const settingsForTransaction = (settings: [string, string][]) =>
-  `select ${settings.map(([name, value], i) => `set_config('${name}', '${value}', true) as s${i}`).join(', ')}`;
+  settings.map(([name, value], i) => `set_config('${name}', '${value}', true) as s${i}`).join(', ');
 
 export class GuardedPool extends pg.Pool {
   constructor(private readonly settings: PoolSettings) {
     const session = sessionSettings(settings.statementTimeoutMs);
     const extras: ClientExtras = {
       answerTimeoutMs: settings.statementTimeoutMs + ANSWER_MARGIN_MS,
-      settings: settingsForTransaction(session),
+      // Direct: the startup parameters hold for the whole session.
+      settings: settings.pooled ? settingsForTransaction(session) : '',
       commitStatus: (xid) => this.commitStatus(xid),
       onConnectionError: settings.onConnectionError,
     };
@@ -254,6 +257,9 @@ export class GuardedPool extends pg.Pool {
   override query(config: any, values?: any, callback?: any): any {
     if (typeof values === 'function' || typeof callback === 'function') {
       return super.query(config, values, callback);
+    }
+    if ((config as { unverifiedWrite?: boolean })?.unverifiedWrite) {
+      return this.readOnce(config, values, true);
     }
     return isWrite(config) ? this.writeOnce(config, values) : this.readOnce(config, values);
   }
@@ -292,8 +298,13 @@ export class GuardedPool extends pg.Pool {
     });
   }
 
-  private async readOnce(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
-    const client = await this.acquire(false);
+  /** One statement outside a transaction of ours; `write`: one that writes (unverified). */
+  private async readOnce(
+    config: QueryConfig,
+    values?: unknown[],
+    write = false,
+  ): Promise<pg.QueryResult> {
+    const client = await this.acquire(write);
     try {
       const result = this.settings.pooled
         ? await (client as unknown as GuardedClient).readInTransaction(config, values)

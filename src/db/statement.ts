@@ -19,6 +19,12 @@ export interface Statement {
   /** Set for a fixed statement: the name it is prepared under on a direct connection. */
   readonly name?: string;
   readonly text: string;
+  /**
+   * A write whose text does not say so (a function call), run as one statement, without a
+   * verified transaction of its own: its caller copes with an unknown outcome. From it on the
+   * request counts as writing (it goes on when its client leaves).
+   */
+  readonly unverifiedWrite?: boolean;
 }
 
 /** Runs one statement with its parameters; the rows come back as objects. */
@@ -30,11 +36,15 @@ export const MAX_NAMED = 100;
 const named = new Map<string, Statement>();
 
 /** A fixed statement (made at module load): named after its text. */
-export function statement(text: string): Statement {
+export function statement(text: string, options: { unverifiedWrite?: boolean } = {}): Statement {
   let found = named.get(text);
   if (found) return found;
-  if (named.size >= MAX_NAMED) return { text };
-  found = { name: `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text };
+  if (named.size >= MAX_NAMED) return { text, ...options };
+  found = {
+    name: `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`,
+    text,
+    ...options,
+  };
   named.set(text, found);
   return found;
 }
