@@ -7,13 +7,15 @@
 -- the attempt's token, which adds the token to the unsettled attempts (freezing the lines),
 -- and the lines in byte order (whatever the collation: the body under the idempotency key
 -- never changes). A cart frozen before attempts had tokens keeps a placeholder token (nil
--- UUID): its outcome is still unknown. No row: the user has no such cart.
+-- UUID): its outcome is still unknown. The store's `carts_for_random_control` comes along:
+-- a checkout in a store that draws nothing then costs the draw no statement. No row: the
+-- user has no such cart.
 CREATE FUNCTION checkout_claim(p_cart integer, p_user integer, p_now timestamptz,
   p_stale_before timestamptz, p_token uuid)
 RETURNS TABLE (user_id integer, store_id integer, cart_created text,
   customer_order_number text, order_mark text, reference text, items_count integer,
-  checked_out boolean, in_progress boolean, gln text, organization_id text, record json,
-  claimed boolean, lines json)
+  checked_out boolean, in_progress boolean, gln text, carts_for_random_control integer,
+  organization_id text, record json, claimed boolean, lines json)
 LANGUAGE plpgsql VOLATILE AS $$
 #variable_conflict use_column
 DECLARE
@@ -25,7 +27,7 @@ BEGIN
   SELECT k.user_id, k.store_id, k.created, k.customer_order_number, k.order_mark,
     k.reference, k.items_count, k.checked_out,
     k.checkout_started_at IS NOT NULL AND k.checkout_started_at > p_stale_before AS in_progress,
-    s.gln, o.organization_id
+    s.gln, s.carts_for_random_control, o.organization_id
   INTO c
   FROM carts k
   LEFT JOIN stores s ON s.id = k.store_id
@@ -55,6 +57,6 @@ BEGIN
   END IF;
   RETURN QUERY SELECT c.user_id, c.store_id, c.created::text, c.customer_order_number,
     c.order_mark, c.reference, c.items_count, c.checked_out, c.in_progress, c.gln,
-    c.organization_id, found_record, claimable, claimed_lines;
+    c.carts_for_random_control, c.organization_id, found_record, claimable, claimed_lines;
 END
 $$;

@@ -38,13 +38,21 @@ export async function endSessions(
 }
 
 /**
- * The current session generation of each of the users that still exist: one indexed
- * look-up for all the sockets of an instance, on the notification heartbeat.
+ * The current session generation of each of the users that still exist, and whether they
+ * are staff (or admin): one indexed look-up for all the sockets of an instance, on the
+ * notification heartbeat.
  */
-export async function sessionGenerations(db: Db, userIds: number[]): Promise<Map<number, number>> {
+export async function sessionGenerations(
+  db: Db,
+  userIds: number[],
+): Promise<Map<number, { generation: number; staff: boolean }>> {
   const rows = await db
-    .select({ id: users.id, generation: users.sessionGeneration })
+    .select({
+      id: users.id,
+      generation: users.sessionGeneration,
+      staff: sql<boolean>`${users.isStaff} or ${users.isAdmin}`,
+    })
     .from(users)
     .where(inArray(users.id, userIds));
-  return new Map(rows.map((row) => [row.id, row.generation]));
+  return new Map(rows.map(({ id, generation, staff }) => [id, { generation, staff }]));
 }

@@ -132,7 +132,12 @@ export async function checkoutCart(
   if (row.added) {
     await events.publish('cart.checked_out', {
       checkout: record,
-      cart: { id: cartId, userId: cart.user_id, storeId: cart.store_id },
+      cart: {
+        id: cartId,
+        userId: cart.user_id,
+        storeId: cart.store_id,
+        cartsForRandomControl: cart.carts_for_random_control ?? 0,
+      },
     });
   }
   return record;
@@ -179,6 +184,8 @@ interface ClaimRow {
   /** Claimed by an attempt that is not yet presumed dead. */
   in_progress: boolean;
   gln: string | null;
+  /** The store's, at the claim (null: no store). */
+  carts_for_random_control: number | null;
   organization_id: string;
   record: CheckoutRow | null;
   claimed: boolean;

@@ -18,18 +18,21 @@ type Criterion = 'carts' | 'users';
  * that hold across concurrent checkouts and instances. A drawn checkout gets a pending
  * control with no controller, holding the user's active carts in the store.
  *
- * One transaction: the day's draw row and the control commit together or not at all.
+ * N is read with the checkout's claim; a store whose N was 0 then draws nothing. Otherwise N
+ * and the criterion are read again here, and one transaction writes the day's draw row and
+ * the control together or not at all.
  * Returns the created control, or null. Warehouse carts (no store) are never drawn.
  */
 export async function drawRandomControl(
   deps: Deps,
   record: CheckoutRecord,
-  cart: { userId: number; storeId: number | null },
+  cart: { userId: number; storeId: number | null; cartsForRandomControl: number },
 ): Promise<Control | null> {
   const { storeId, userId } = cart;
-  if (storeId === null) return null;
+  // Most stores draw nothing (N = 0): known from the checkout's claim, without a statement.
+  if (storeId === null || cart.cartsForRandomControl <= 0) return null;
   const nowMicros = deps.clock.nowMicros();
-  // Read first, outside any transaction: most stores draw nothing (N = 0).
+  // Read again, outside any transaction: N may have changed since the claim.
   const [store] = await deps.database.run<{ n: number; criterion: string | null }>(DRAW_SETTINGS, [
     storeId,
     CRITERION_OPTION,

@@ -13,7 +13,8 @@ export interface AppEvents {
   /** A checkout placed its order and recorded it (not on a repeat that answers the record). */
   'cart.checked_out': {
     checkout: CheckoutRecord;
-    cart: { id: number; userId: number; storeId: number | null };
+    /** `cartsForRandomControl`: the store's at the claim (0 without a store). */
+    cart: { id: number; userId: number; storeId: number | null; cartsForRandomControl: number };
   };
   /** A checkout attempt failed upstream; the claim on the cart is released by now. */
   'cart.checkout_failed': { cart: { id: number; userId: number }; failure: UpstreamFailure };

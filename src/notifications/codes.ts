@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, lte } from 'drizzle-orm';
+import { and, eq, gt, lte, sql } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { users, wsCodes } from '../db/schema.js';
@@ -32,6 +32,8 @@ export interface CodeOwner {
   userId: number;
   /** The session the socket belongs to: it closes once that session is ended. */
   sessionGeneration: number;
+  /** Staff or admin when the socket opened: it hears what staff hear (checked each heartbeat). */
+  staff: boolean;
 }
 
 /**
@@ -51,8 +53,11 @@ export async function redeemCode(
     .returning({ userId: wsCodes.userId, sessionGeneration: wsCodes.sessionGeneration });
   if (!row) return null;
   const [user] = await db
-    .select({ sessionGeneration: users.sessionGeneration })
+    .select({
+      sessionGeneration: users.sessionGeneration,
+      staff: sql<boolean>`${users.isStaff} or ${users.isAdmin}`,
+    })
     .from(users)
     .where(eq(users.id, row.userId));
-  return user?.sessionGeneration === row.sessionGeneration ? row : null;
+  return user?.sessionGeneration === row.sessionGeneration ? { ...row, staff: user.staff } : null;
 }

@@ -24,8 +24,13 @@ export interface NotifierOptions {
   log?: FastifyBaseLogger;
 }
 
-/** The current session generation of each user that still exists (src/auth/sessions.ts). */
-export type SessionGenerations = (userIds: number[]) => Promise<Map<number, number>>;
+/**
+ * The current session generation of each user that still exists, and whether they are staff
+ * or admin (src/auth/sessions.ts).
+ */
+export type SessionGenerations = (
+  userIds: number[],
+) => Promise<Map<number, { generation: number; staff: boolean }>>;
 
 export const DEFAULT_CHANNEL = 'ordering:notifications';
 const READY = 1; // WebSocket.OPEN
@@ -40,6 +45,8 @@ interface Connection {
   alive: boolean;
   /** The session the socket was opened for; undefined: not checked on the heartbeat. */
   generation: number | undefined;
+  /** Hears what staff hear (`publish(…, { staff: true })`); refreshed on each heartbeat. */
+  staff: boolean;
 }
 
 /**
@@ -51,6 +58,8 @@ interface Envelope {
   origin: string;
   users: number[];
   message?: NotificationMessage;
+  /** The message is also for every staff socket. */
+  staff?: boolean;
   close?: number[];
 }
 
@@ -90,6 +99,8 @@ export class Notifier {
   private checkFailed = false;
   private readonly byUser = new Map<number, Set<WebSocket>>();
   private readonly connections = new Map<WebSocket, Connection>();
+  /** The sockets of staff users and admins (`Connection.staff`). */
+  private readonly staffSockets = new Set<WebSocket>();
   private readonly origin = randomUUID();
   private readonly channel: string;
   private readonly heartbeat: NodeJS.Timeout;
@@ -178,6 +189,7 @@ export class Notifier {
     socket: WebSocket,
     maxPerUser = Number.POSITIVE_INFINITY,
     generation?: number,
+    { staff = false }: { staff?: boolean } = {},
   ): void {
     const sockets = this.byUser.get(userId) ?? new Set<WebSocket>();
     // A Set iterates in insertion order: the first is the oldest.
@@ -190,8 +202,9 @@ export class Notifier {
     }
     sockets.add(socket);
     this.byUser.set(userId, sockets);
-    const connection: Connection = { userId, alive: true, generation };
+    const connection: Connection = { userId, alive: true, generation, staff };
     this.connections.set(socket, connection);
+    if (staff) this.staffSockets.add(socket);
     socket.on('pong', () => {
       connection.alive = true;
     });
@@ -208,11 +221,16 @@ export class Notifier {
     return this.byUser.get(userId)?.size ?? 0;
   }
 
-  publish(userIds: number[], message: NotificationMessage): void {
+  /**
+   * To the users' sockets and, with `staff`, to every staff (or admin) socket, on every
+   * instance. Who is staff is known per socket (from its opening, refreshed each heartbeat):
+   * a message to staff costs no look-up of who they are.
+   */
+  publish(userIds: number[], message: NotificationMessage, { staff = false } = {}): void {
     const users = [...new Set(userIds)];
-    if (users.length === 0 || this.closed) return;
-    this.deliver(users, message);
-    this.fanOut({ origin: this.origin, users, message }, message.type);
+    if ((users.length === 0 && !staff) || this.closed) return;
+    this.deliver(users, message, staff);
+    this.fanOut({ origin: this.origin, users, message, ...(staff && { staff }) }, message.type);
   }
 
   /**
@@ -313,15 +331,17 @@ export class Notifier {
     );
   }
 
-  private deliver(users: number[], message: NotificationMessage): void {
+  private deliver(users: number[], message: NotificationMessage, staff = false): void {
+    const sockets = new Set<WebSocket>(staff ? this.staffSockets : []);
+    for (const userId of users)
+      for (const socket of this.byUser.get(userId) ?? []) sockets.add(socket);
+    if (sockets.size === 0) return;
     const text = JSON.stringify(message);
-    for (const userId of users) {
-      for (const socket of this.byUser.get(userId) ?? []) {
-        if (socket.readyState !== READY) continue;
-        // A client that reads nothing must not make the server buffer without end.
-        if (socket.bufferedAmount > MAX_BUFFERED_BYTES) socket.terminate();
-        else socket.send(text);
-      }
+    for (const socket of sockets) {
+      if (socket.readyState !== READY) continue;
+      // A client that reads nothing must not make the server buffer without end.
+      if (socket.bufferedAmount > MAX_BUFFERED_BYTES) socket.terminate();
+      else socket.send(text);
     }
   }
 
@@ -338,14 +358,17 @@ export class Notifier {
     if (Array.isArray(envelope.close)) {
       for (const userId of envelope.close) if (Number.isInteger(userId)) this.closeUser(userId);
     }
-    if (!Array.isArray(envelope.users) || envelope.users.length === 0 || !envelope.message) return;
-    this.deliver(envelope.users, envelope.message);
+    const staff = envelope.staff === true;
+    if (!Array.isArray(envelope.users) || !envelope.message) return;
+    if (envelope.users.length === 0 && !staff) return;
+    this.deliver(envelope.users, envelope.message, staff);
   }
 
   private remove(socket: WebSocket): void {
     const connection = this.connections.get(socket);
     if (!connection) return;
     this.connections.delete(socket);
+    this.staffSockets.delete(socket);
     const sockets = this.byUser.get(connection.userId);
     sockets?.delete(socket);
     if (sockets?.size === 0) this.byUser.delete(connection.userId);
@@ -369,8 +392,8 @@ export class Notifier {
   }
 
   /**
-   * Closes the sockets whose session ended since they opened (one query for all users
-   * connected here). Resolves when done; a failure is logged once and retried next beat.
+   * Closes the sockets whose session ended since they opened, and updates who is staff (one
+   * query for all users connected here). Resolves when done; a failure is logged once and retried next beat.
    */
   async checkSessions(): Promise<void> {
     if (!this.generations || this.checking || this.closed) return;
@@ -386,7 +409,14 @@ export class Notifier {
       this.checkFailed = false;
       for (const [socket, connection] of [...this.connections]) {
         if (connection.generation === undefined) continue;
-        if (current.get(connection.userId) === connection.generation) continue;
+        const user = current.get(connection.userId);
+        if (user?.generation === connection.generation) {
+          // A role granted or revoked since the socket opened (or the last beat).
+          connection.staff = user.staff;
+          if (user.staff) this.staffSockets.add(socket);
+          else this.staffSockets.delete(socket);
+          continue;
+        }
         this.remove(socket);
         if (socket.readyState === READY) socket.close(SESSION_ENDED_CLOSE, 'Session ended');
         else socket.terminate();

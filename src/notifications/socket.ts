@@ -72,7 +72,9 @@ export default async function notificationSocketRoutes(app: App): Promise<void> 
         socket.close(TRY_AGAIN_LATER, 'Too many connections, try again later');
         return;
       }
-      app.deps.notifier?.add(owner.userId, socket, config.wsMaxPerUser, owner.sessionGeneration);
+      app.deps.notifier?.add(owner.userId, socket, config.wsMaxPerUser, owner.sessionGeneration, {
+        staff: owner.staff,
+      });
     },
   );
 }

@@ -1,6 +1,4 @@
-import { eq, or } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
-import { users } from '../db/schema.js';
 import type { Deps } from '../deps.js';
 import type { AppEventBus } from '../events/app-events.js';
 import type { Log } from '../events/bus.js';
@@ -19,21 +17,17 @@ function emit(
   userIds: number[],
   type: NotificationType,
   data: Record<string, unknown>,
+  toStaff = false,
 ): void {
   try {
-    deps.notifier?.publish(userIds, { type, data, created: formatMicros(deps.clock.nowMicros()) });
+    deps.notifier?.publish(
+      userIds,
+      { type, data, created: formatMicros(deps.clock.nowMicros()) },
+      { staff: toStaff },
+    );
   } catch (error) {
     log.error({ err: error, type }, 'notification failed');
   }
-}
-
-/** Every staff user and admin: they watch all carts and controls (the staff console). */
-async function staffIds(deps: Deps): Promise<number[]> {
-  const staff = await deps.database.db
-    .select({ id: users.id })
-    .from(users)
-    .where(or(eq(users.isStaff, true), eq(users.isAdmin, true)));
-  return staff.map((s) => s.id);
 }
 
 /**
@@ -41,13 +35,13 @@ async function staffIds(deps: Deps): Promise<number[]> {
  * draw: a client hears `cart.checked_out` before the `control.created` it led to.
  */
 export function subscribeNotifications(events: AppEventBus, deps: Deps): void {
-  // To the cart's owner and to every staff user and admin (their console lists checkouts live).
+  // To the cart's owner and to every staff user and admin (their console lists checkouts
+  // live): each instance knows which of its sockets are staff's (src/notifications/notifier.ts).
   events.subscribe(
     'cart.checked_out',
     'cart.checked_out notification',
-    async ({ checkout, cart }, { log }) => {
-      const recipients = [cart.userId, ...(await staffIds(deps))];
-      emit(deps, log, recipients, 'cart.checked_out', { cart: checkout.cart, checkout });
+    ({ checkout, cart }, { log }) => {
+      emit(deps, log, [cart.userId], 'cart.checked_out', { cart: checkout.cart, checkout }, true);
     },
   );
 
@@ -69,14 +63,9 @@ export function subscribeNotifications(events: AppEventBus, deps: Deps): void {
   );
 
   // To the controlled user and to every staff user and admin.
-  events.subscribe(
-    'control.created',
-    'control.created notification',
-    async ({ control }, { log }) => {
-      const recipients = [control.user, ...(await staffIds(deps))];
-      emit(deps, log, recipients, 'control.created', { control });
-    },
-  );
+  events.subscribe('control.created', 'control.created notification', ({ control }, { log }) => {
+    emit(deps, log, [control.user], 'control.created', { control }, true);
+  });
 
   events.subscribe('control.verified', 'control.verified notification', ({ control }, { log }) => {
     emit(deps, log, [control.user], 'control.verified', { control });

@@ -1,5 +1,7 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
+import { users } from '../../src/db/schema.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { cartWith, checkedOutCart, createStore, loginStaff } from '../helpers/fixtures.js';
 import { type Client, connect, issueCode, open, refused, TIMESTAMP, wsUrl } from './client.js';
@@ -172,6 +174,31 @@ describe('events', () => {
     expect(repeat.status).toBe(200);
     const next = await checkedOutCart(ctx, anna, { store: null });
     expect((await annaOne.next()).data.cart).toBe(next);
+  });
+
+  // Who is staff is known per socket: from its opening, then from each heartbeat's look-up
+  // (which also closes sockets of ended sessions). A role granted or revoked while a socket
+  // is open takes effect at the next beat.
+  it('a role granted or revoked while a socket is open counts from the next heartbeat', async () => {
+    const eve = await ctx.login('bruno');
+    const socket = await client(eve);
+    const setStaff = async (on: boolean) => {
+      await ctx.database.db.update(users).set({ isStaff: on }).where(eq(users.id, eve.userId));
+      await ctx.deps.notifier!.checkSessions();
+    };
+    try {
+      await setStaff(true);
+      const granted = await checkedOutCart(ctx, anna, { store: PLAIN });
+      expect((await socket.next()).data.cart).toBe(granted);
+      await setStaff(false);
+      await checkedOutCart(ctx, anna, { store: PLAIN });
+      // Bruno's own checkout is the next thing he hears: Anna's never reached him.
+      const own = await checkedOutCart(ctx, eve, { store: PLAIN });
+      expect((await socket.next()).data.cart).toBe(own);
+    } finally {
+      await ctx.database.db.update(users).set({ isStaff: false }).where(eq(users.id, eve.userId));
+      socket.close();
+    }
   });
 
   it('cart.checkout_failed carries the status and code of the failed attempt', async () => {
