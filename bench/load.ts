@@ -134,16 +134,24 @@ const scenarios: Record<string, () => Req> = {
 
 const make = scenarios[scenario!];
 if (!make) throw new Error(`unknown scenario ${scenario}`);
+/** 503 answers without `Retry-After` (the overload runs count them). */
+let unavailableWithoutRetryAfter = 0;
 const result = await autocannon({
   url: base!,
   connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
   duration: Number(process.env.BENCH_SECONDS ?? 10),
-  // A naive floor over a million carts takes seconds per answer: slow, not failed.
-  timeout: 60,
+  // A naive floor over a million carts takes seconds per answer: slow, not failed. The
+  // overload runs set the bound a request must answer within (BENCH_TIMEOUT_SECONDS).
+  timeout: Number(process.env.BENCH_TIMEOUT_SECONDS ?? 60),
   requests: [
     {
       // biome-ignore lint/suspicious/noExplicitAny: autocannon's request type is loose.
       setupRequest: (request: any) => ({ ...request, ...make() }),
+      onResponse: (status: number, _body: unknown, _context: unknown, headers?: object) => {
+        if (status !== 503) return;
+        const names = Object.keys(headers ?? {}).map((name) => name.toLowerCase());
+        if (!names.includes('retry-after')) unavailableWithoutRetryAfter++;
+      },
     },
   ],
 });
@@ -156,6 +164,7 @@ process.stdout.write(
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,
+    unavailableWithoutRetryAfter,
     statusCodes: Object.fromEntries(
       Object.entries(result.statusCodeStats ?? {}).map(([code, stat]) => [code, stat.count]),
     ),

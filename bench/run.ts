@@ -18,6 +18,8 @@
  * DATABASE_POOLER=transaction. BENCH_POOLER=transaction: that mode on a direct connection
  * (what the mode itself costs: unnamed statements, single reads in a transaction).
  * BENCH_PROFILE=<dir>: V8 CPU profiles of the service and the simulator written there on exit.
+ * After the table (full runs): every scenario at 200 connections for BENCH_OVERLOAD_SECONDS
+ * (default 5; 0: none), judged on its answers (2xx, or 503 with Retry-After, within bound).
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -32,7 +34,7 @@ import { openDatabase } from '../src/db/client.js';
 import { startPgBouncer } from '../test/helpers/pgbouncer.js';
 import type { Plan } from './load.js';
 import { CUSTOMERS, cartOf, parseScaling, type Shape, STAFF_ID, seed, storeGln } from './seed.js';
-import { judge, judgeScaling, type Row } from './targets.js';
+import { judge, judgeScaling, type OverloadRow, type Row } from './targets.js';
 
 const SERVER = process.env.BENCH_DATABASE_URL;
 const SCALE = Math.floor(Number(process.env.BENCH_SCALE ?? 1_000_000));
@@ -44,6 +46,9 @@ const POOL_SIZE = 10;
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
 const RESULTS = 'bench/results/latest.json';
+/** Issue 19's overload: every scenario at this many connections (BENCH_OVERLOAD_SECONDS=0: none). */
+const OVERLOAD_CONNECTIONS = 200;
+const OVERLOAD_SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 5);
 
 /**
  * The staff scenarios over all carts run at 10 connections, where the floor aggregates
@@ -94,6 +99,7 @@ interface Figures {
   non2xx: number;
   errors: number;
   timeouts: number;
+  unavailableWithoutRetryAfter: number;
   statusCodes: Record<string, number>;
 }
 
@@ -114,8 +120,8 @@ async function main(): Promise<void> {
   const shape = { scale: SCALE, stores: STORES, years: YEARS };
   const result = await pass(shape, 'full');
   if (!result) return;
-  const { rows, checks, seedSeconds } = result;
-  const verdicts = judge(rows);
+  const { rows, overload, checks, seedSeconds } = result;
+  const verdicts = judge(rows, overload);
   const missed = verdicts.filter((v) => !v.met);
   console.log(
     `\ntargets (issues 9 and 19): ${verdicts.length - missed.length} of ${verdicts.length} met`,
@@ -133,6 +139,7 @@ async function main(): Promise<void> {
         poolSize: POOL_SIZE,
         seedSeconds,
         scenarios: rows,
+        overload,
         targets: verdicts,
         checks,
       },
@@ -219,7 +226,9 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
   // As production runs it: compiled, with plain node (the simulator too, so that it costs
   // the machine no more than a real ERP's stand-in should).
   await buildServer({ ifStale: true });
-  start('node', [...profiled('simulator'), 'dist/erp-simulator/main.js'], { PORT: String(simPort) });
+  start('node', [...profiled('simulator'), 'dist/erp-simulator/main.js'], {
+    PORT: String(simPort),
+  });
   await ready(`${sim}/_sim/orders`);
   // The start command of package.json (the README's production section), through sh as npm
   // runs it; `exec` keeps the service's pid for the memory samples.
@@ -356,10 +365,70 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
         `${n(floor?.dbMs, 2)} | ${n(ratio, 2)} | ${peakRssMb.toFixed(0)} |`,
     );
   }
+  const overload =
+    mode === 'full' && OVERLOAD_SECONDS > 0
+      ? await overloadRuns(serviceUrl, planFile, service.pid!, only)
+      : [];
   const checks = await dataChecks(client, sim, seededCheckouts);
   await client.end();
   rmSync(planFile);
-  return { rows, checks, seedSeconds };
+  return { rows, overload, checks, seedSeconds };
+}
+
+/**
+ * Every scenario again at OVERLOAD_CONNECTIONS against the service alone, for
+ * BENCH_OVERLOAD_SECONDS: each answer must be 2xx, or 503 with `Retry-After` (the pool's
+ * wait bound), and come within the service's bound (autocannon's timeout).
+ */
+async function overloadRuns(serviceUrl: string, planFile: string, pid: number, only?: string) {
+  console.log(
+    `\noverload: ${OVERLOAD_CONNECTIONS} connections, ${OVERLOAD_SECONDS} s per scenario, ` +
+      'service alone; bound: the pool’s wait plus the statement timeout (plus the upstream ' +
+      'timeout for checkout)\n\n' +
+      '| scenario | req/s | p99 ms | 2xx | 503 | 503 without Retry-After | other | errors, timeouts | peak RSS MB |\n' +
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  );
+  const rows: OverloadRow[] = [];
+  for (const name of new Set(SCENARIOS.map(([name]) => name))) {
+    if (only && !only.split('|').some((part) => name.includes(part))) continue;
+    const rss = sampleRss(pid);
+    const figures = await load(serviceUrl, name, planFile, OVERLOAD_CONNECTIONS, OVERLOAD_SECONDS, {
+      BENCH_TIMEOUT_SECONDS: String(boundSeconds(name)),
+    });
+    const peakRssMb = rss.stop() / 1024;
+    const count = (test: (code: number) => boolean) =>
+      Object.entries(figures.statusCodes)
+        .filter(([code]) => test(Number(code)))
+        .reduce((n, [, k]) => n + k, 0);
+    const row: OverloadRow = {
+      scenario: name,
+      rps: figures.rps,
+      p99: figures.p99,
+      ok: count((c) => c >= 200 && c < 300),
+      unavailable: count((c) => c === 503),
+      unavailableWithoutRetryAfter: figures.unavailableWithoutRetryAfter,
+      other: count((c) => (c < 200 || c >= 300) && c !== 503),
+      errors: figures.errors + figures.timeouts,
+      peakRssMb,
+    };
+    rows.push(row);
+    console.log(
+      `| ${name} | ${Math.round(row.rps)} | ${row.p99} | ${row.ok} | ${row.unavailable} | ` +
+        `${row.unavailableWithoutRetryAfter} | ${row.other} | ${row.errors} | ${peakRssMb.toFixed(0)} |`,
+    );
+  }
+  return rows;
+}
+
+/** The service's bound on a request at its defaults (seconds), past which it counts as a timeout. */
+function boundSeconds(scenario: string): number {
+  const poolWait = 3;
+  const statement = 5;
+  const upstream = 10;
+  // A checkout: the claim, the order upstream (and once more after a fresh service login),
+  // the record.
+  if (scenario.includes('checkout')) return 2 * (poolWait + statement) + 2 * upstream + 1;
+  return poolWait + statement + 1;
 }
 
 /**
@@ -598,6 +667,7 @@ async function load(
   planFile: string,
   connections: number,
   seconds = SECONDS,
+  env: Record<string, string> = {},
 ): Promise<Figures> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
@@ -607,6 +677,7 @@ async function load(
         ...process.env,
         BENCH_SECONDS: String(seconds),
         BENCH_CONNECTIONS: String(connections),
+        ...env,
       },
       maxBuffer: 1 << 24,
     },

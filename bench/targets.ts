@@ -23,6 +23,21 @@ export interface Row {
   peakRssMb: number;
 }
 
+/** One scenario at 200 connections against the service alone (issue 19's overload). */
+export interface OverloadRow {
+  scenario: string;
+  rps: number;
+  p99: number;
+  ok: number;
+  unavailable: number;
+  unavailableWithoutRetryAfter: number;
+  /** Answers neither 2xx nor 503. */
+  other: number;
+  /** Connection errors and answers past the bound. */
+  errors: number;
+  peakRssMb: number;
+}
+
 export interface Verdict {
   target: string;
   figure: string;
@@ -76,7 +91,7 @@ const PEAK_RSS_MB = 150;
 
 const share = (x: number) => (x < 1 ? `${Math.round(x * 100)} % of` : `${x}×`);
 
-export function judge(rows: Row[]): Verdict[] {
+export function judge(rows: Row[], overload: OverloadRow[] = []): Verdict[] {
   const verdicts: Verdict[] = [];
   // A scenario run against the service alone too (at 50 connections) has two rows.
   const row = (name: string) =>
@@ -121,7 +136,35 @@ export function judge(rows: Row[]): Verdict[] {
     });
   }
   verdicts.push(...everyScenario(rows));
+  if (overload.length > 0) verdicts.push(...judgeOverload(overload));
   return verdicts;
+}
+
+/** At 200 connections: only 2xx or 503 with `Retry-After`, none past its bound; RSS bounded. */
+export function judgeOverload(rows: OverloadRow[]): Verdict[] {
+  const bad = rows.filter((r) => r.other > 0 || r.errors > 0 || r.unavailableWithoutRetryAfter > 0);
+  const peak = Math.max(...rows.map((r) => r.peakRssMb));
+  return [
+    {
+      target:
+        'overload (200 connections): every answer 2xx or 503 with Retry-After, none past its bound',
+      figure:
+        bad.length === 0
+          ? `${rows.reduce((n, r) => n + r.ok, 0)} 2xx, ${rows.reduce((n, r) => n + r.unavailable, 0)} 503`
+          : bad
+              .map(
+                (r) =>
+                  `${r.scenario}: ${r.other} other, ${r.errors} errors/timeouts, ${r.unavailableWithoutRetryAfter} 503 without Retry-After`,
+              )
+              .join('; '),
+      met: bad.length === 0,
+    },
+    {
+      target: `overload (200 connections): peak RSS ≤ ${PEAK_RSS_MB} MB`,
+      figure: `${peak.toFixed(0)} MB`,
+      met: peak <= PEAK_RSS_MB,
+    },
+  ];
 }
 
 /** The staff views' database time per request (the first row of each scenario). */

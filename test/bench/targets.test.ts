@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { judge, judgeScaling, type Row, STAFF_VIEWS } from '../../bench/targets.js';
+import {
+  judge,
+  judgeOverload,
+  judgeScaling,
+  type OverloadRow,
+  type Row,
+  STAFF_VIEWS,
+} from '../../bench/targets.js';
 
 const side = (rps: number, p99 = 10, non2xx = 0, dbMs?: number) => ({
   rps,
@@ -90,5 +97,47 @@ describe('the benchmark judges the targets of issues 9 and 19', () => {
     expect(verdicts.filter((v) => !v.met).map((v) => v.target)).toEqual([
       `${STAFF_VIEWS[6]}: ≤ 2 ms of database time per request (1,000,000 carts, 500 stores, 10 years)`,
     ]);
+  });
+});
+
+describe('the overload runs (issue 19: 200 connections)', () => {
+  const overload = (fields: Partial<OverloadRow> = {}): OverloadRow => ({
+    scenario: 'GET carts/{id}/',
+    rps: 1000,
+    p99: 500,
+    ok: 5000,
+    unavailable: 0,
+    unavailableWithoutRetryAfter: 0,
+    other: 0,
+    errors: 0,
+    peakRssMb: 140,
+    ...fields,
+  });
+  const verdicts = (rows: OverloadRow[]) =>
+    judgeOverload(rows).map((v) => [v.target.split(':')[1]!.trim(), v.met]);
+
+  it('2xx and 503 with Retry-After pass; anything else, a timeout or a bare 503 fails', () => {
+    expect(verdicts([overload(), overload({ unavailable: 40 })])).toEqual([
+      ['every answer 2xx or 503 with Retry-After, none past its bound', true],
+      ['peak RSS ≤ 150 MB', true],
+    ]);
+    for (const bad of [
+      { other: 1 },
+      { errors: 1 },
+      { unavailable: 2, unavailableWithoutRetryAfter: 1 },
+    ]) {
+      expect(verdicts([overload(), overload(bad)])[0]![1]).toBe(false);
+    }
+    expect(verdicts([overload({ peakRssMb: 151 })])[1]![1]).toBe(false);
+  });
+
+  it('are judged with the other targets when the run has them', () => {
+    const rows = [row('GET /healthz', 100)];
+    expect(judge(rows).some((v) => v.target.startsWith('overload'))).toBe(false);
+    const failed = judge(rows, [overload({ other: 3 })]).find((v) =>
+      v.target.startsWith('overload (200 connections): every answer'),
+    );
+    expect(failed?.met).toBe(false);
+    expect(failed?.figure).toContain('3 other');
   });
 });
