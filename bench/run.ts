@@ -575,6 +575,20 @@ async function dataChecks(client: pg.Client, sim: string, seededCheckouts: numbe
           union all (select * from fresh except select * from stored)) d`,
     )
   ).rows[0].n as number;
+  // The days over all stores and flags (cart_days), the shards summed.
+  const wrongDays = (
+    await client.query(
+      `with stored as (select day, sum(carts)::bigint, sum(items_count)::bigint,
+                              sum(total_quantity)::bigint
+                       from cart_days group by 1 having sum(carts) <> 0),
+       fresh as (select (created at time zone 'UTC')::date, count(*)::bigint,
+                        sum(items_count)::bigint, sum(total_quantity)::bigint
+                 from carts group by 1)
+       select count(*)::int as n from
+         ((select * from stored except select * from fresh)
+          union all (select * from fresh except select * from stored)) d`,
+    )
+  ).rows[0].n as number;
   // The counts (cart_counts) against the rollups' own.
   const wrongCounts = (
     await client.query(
@@ -587,6 +601,7 @@ async function dataChecks(client: pg.Client, sim: string, seededCheckouts: numbe
     mismatched === 0 &&
     wrongRollups === 0 &&
     wrongGrains === 0 &&
+    wrongDays === 0 &&
     wrongCounts === 0 &&
     distinctOrderCarts === orders &&
     checkouts + unrecorded.n === orders &&
@@ -595,6 +610,7 @@ async function dataChecks(client: pg.Client, sim: string, seededCheckouts: numbe
     cartsWithWrongCounters: mismatched,
     rollupRowsDifferingFromCarts: wrongRollups,
     grainRowsDifferingFromCarts: wrongGrains,
+    dayRowsDifferingFromCarts: wrongDays,
     countRowsDifferingFromRollups: wrongCounts,
     checkoutsCreated: checkouts,
     orders,
@@ -606,6 +622,7 @@ async function dataChecks(client: pg.Client, sim: string, seededCheckouts: numbe
     `\ncarts whose counters differ from their lines: ${mismatched}` +
       `\nrollup rows that differ from an aggregate of the carts: ${wrongRollups}` +
       `\nmonth, all-time and all-store rows that differ from it: ${wrongGrains}` +
+      `\nday rows over all stores and flags that differ from it: ${wrongDays}` +
       `\ncount rows that differ from the rollups: ${wrongCounts}` +
       `\ncheckout records created during the run: ${checkouts}; orders upstream: ${orders} ` +
       `(for ${distinctOrderCarts} carts); orders of carts left claimed without a record by ` +

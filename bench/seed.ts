@@ -63,6 +63,7 @@ const LOADED = [
   'cart_counts',
   'cart_grains',
   'cart_grains_all',
+  'cart_days',
 ];
 
 export async function seed(url: string, shape: Shape, log: (line: string) => void) {
@@ -179,6 +180,15 @@ export async function seed(url: string, shape: Shape, log: (line: string) => voi
                date_trunc('month', now() at time zone 'UTC')::date),
          ('T', '-infinity'::date, '-infinity'::date)) x(grain, period, current)
        group by 1, 2, 3, 4, 5, 6`,
+    );
+    await step(
+      'cart days over all stores and flags',
+      `insert into cart_days (day, shard, carts, items_count, total_quantity)
+       select (created at time zone 'UTC')::date,
+              case when (created at time zone 'UTC')::date >= (now() at time zone 'UTC')::date
+                then (id % 32)::smallint else 0::smallint end,
+              count(*), sum(items_count), sum(total_quantity)
+       from carts group by 1, 2`,
     );
     for (const table of ['organizations', 'stores', 'users', 'carts', 'items', 'checkouts']) {
       await client.query(

@@ -9,8 +9,8 @@ import { type CartFilter, flagConditions } from './filter.js';
  *   of carts and the sums of their lines and quantities (`cart_rollups`), the numbers again
  *   apart (`cart_counts`);
  * - per store and flags, per UTC month and over all time (`cart_grains`);
- * - over all stores, per day, month and all time, flags and warehouse or not, in 8 shards
- *   (`cart_grains_all`).
+ * - over all stores, per day, month and all time, flags and warehouse or not, in 32 shards
+ *   (`cart_grains_all`); and per day alone, whatever the flags (`cart_days`, sharded too).
  *
  * A figure over a range reads the coarsest grain that covers whole periods of it: all time
  * when the range is open on both sides; else whole months, the whole days at its edges, and
@@ -45,11 +45,14 @@ interface Part {
 
 type Grain = Part['grain'];
 
+const CART_DAYS = 'cart_days r';
+
 /**
  * The rows of a grain the filter's flags keep. A store's (`gln`): days from `cart_rollups`
  * (`cart_counts` when only numbers of carts are read: its pages stay all-visible, an
  * index-only scan), months and all time from `cart_grains`. Over all stores:
- * `cart_grains_all`, its shards summed.
+ * `cart_grains_all`, its shards summed; days with no flag filter from `cart_days` (one row a
+ * day instead of one per combination of flags: ten years of days stay cheap).
  */
 function grainPart(f: CartFilter, p: Params, grain: Grain, countsOnly: boolean): Part {
   if (f.gln !== undefined) {
@@ -71,6 +74,20 @@ function grainPart(f: CartFilter, p: Params, grain: Grain, countsOnly: boolean):
       lines: 'r.items_count::int',
       quantity: 'r.total_quantity',
       at: 'r.period',
+      grain,
+    };
+  }
+  const flagless =
+    !f.excludeWarehouse && f.checkedOut === undefined && f.availabilityError === undefined;
+  if (grain === 'D' && flagless) {
+    // One row per day (its shards summed), whatever the stores and flags.
+    return {
+      from: CART_DAYS,
+      where: [],
+      carts: 'r.carts::int',
+      lines: 'r.items_count::int',
+      quantity: 'r.total_quantity',
+      at: 'r.day',
       grain,
     };
   }
@@ -196,7 +213,11 @@ export function rollupSeries(
     part.grain === unit[0]!.toUpperCase()
       ? part.at
       : `date_trunc('${unit}', ${part.at}::timestamp)::date`;
-  const union = parts(f, p, !items, unit === 'month' ? 'months' : 'days')
+  const all = parts(f, p, !items, unit === 'month' ? 'months' : 'days');
+  if (unit === 'day' && all.some((part) => part.from === CART_DAYS)) {
+    return daySeries(all, items);
+  }
+  const union = all
     .map(
       (part) => `select ${bucket(part)} as bucket, ${part.carts} as carts
         ${items ? `, ${part.lines} as lines` : ''} from ${part.from} ${where(part.where)}`,
@@ -205,4 +226,30 @@ export function rollupSeries(
   const total = items ? 'sum(lines)' : 'sum(carts)';
   return `select bucket, ${total} as total
     from (${union}) t group by bucket having sum(carts) > 0`;
+}
+
+/**
+ * A daily series over all stores and flags, without aggregating what is one row a day
+ * already. The parts hold disjoint days (the partial first and last days from `carts`, the
+ * whole days between from `cart_days`), so each is grouped on its own; of `cart_days`, a
+ * day whose shards are all folded (nearly all of them) is its one row, and only the days
+ * with other shards (today, a day not yet folded) are summed: ten years of days cost a scan
+ * and no hash or sort of 3,650 rows.
+ */
+function daySeries(all: Part[], items: boolean): string {
+  const value = (part: Part) => (items ? part.lines : part.carts);
+  const unfolded = (day: string) =>
+    `exists (select from ${CART_DAYS.replace(' r', ' u')} where u.shard <> 0 and u.day = ${day})`;
+  const selects = all.flatMap((part) => {
+    const grouped = (conditions: string[]) =>
+      `select ${part.at} as bucket, sum(${value(part)}) as total from ${part.from}
+        ${where(conditions)} group by 1 having sum(${part.carts}) > 0`;
+    if (part.from !== CART_DAYS) return [grouped(part.where)];
+    return [
+      `select r.day as bucket, ${value(part)} as total from ${part.from}
+        ${where([...part.where, 'r.shard = 0', 'r.carts > 0', `not ${unfolded('r.day')}`])}`,
+      grouped([...part.where, unfolded('r.day')]),
+    ];
+  });
+  return `select bucket, total from (${selects.join(' union all ')}) t`;
 }

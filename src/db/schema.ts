@@ -262,6 +262,27 @@ export const cartGrainsAll = pgTable(
   ],
 );
 
+/**
+ * Every cart of a UTC day over all stores and flags: the daily series over all carts reads
+ * one row per day here instead of one per day and combination of flags (issue 19: ten years
+ * of days). Sharded and folded as `cart_grains_all` (decision 0010); a checkout moves a cart
+ * between flags, not days, so it does not write here.
+ */
+export const cartDays = pgTable(
+  'cart_days',
+  {
+    day: date('day', { mode: 'string' }).notNull(),
+    shard: smallint('shard').notNull(),
+    carts: bigint('carts', { mode: 'number' }).notNull(),
+    itemsCount: bigint('items_count', { mode: 'number' }).notNull(),
+    totalQuantity: bigint('total_quantity', { mode: 'number' }).notNull(),
+  },
+  (t) => [
+    unique('cart_days_key').on(t.day, t.shard),
+    index('cart_days_unfolded_idx').on(t.day).where(sql`${t.shard} <> 0`),
+  ],
+);
+
 export const items = pgTable(
   'items',
   {

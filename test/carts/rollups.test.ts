@@ -45,7 +45,7 @@ async function allCarts(): Promise<Cart[]> {
  * Every grain as stored, and as a fresh aggregate of `carts`: equal when the trigger is
  * exact. Per store: days (`cart_rollups`, `cart_counts`), months and all time
  * (`cart_grains`); over all stores, its shards summed: days, months and all time
- * (`cart_grains_all`). Rows whose figures are all zero are left out (a row stays when its
+ * (`cart_grains_all`), and days whatever the flags (`cart_days`). Rows whose figures are all zero are left out (a row stays when its
  * carts go).
  */
 async function rollupsAgainstCarts() {
@@ -72,6 +72,9 @@ async function rollupsAgainstCarts() {
       checkout_availability_error, sum(carts)::int, sum(items_count)::int,
       sum(total_quantity)::int from cart_grains_all
       group by grain, warehouse, period, checked_out, checkout_availability_error
+      having sum(carts) <> 0 or sum(items_count) <> 0 or sum(total_quantity) <> 0
+    union all select 'days', null, day::text, null, null, sum(carts)::int,
+      sum(items_count)::int, sum(total_quantity)::int from cart_days group by day
       having sum(carts) <> 0 or sum(items_count) <> 0 or sum(total_quantity) <> 0`);
   const expected = await read(`select 'rollups' as t, * from (${fresh}) f
     union all select 'counts', store_id, day, checked_out, checkout_availability_error, carts,
@@ -83,7 +86,9 @@ async function rollupsAgainstCarts() {
     union all select 'all ' || grain || ' ' || (store_id is null), null, period::text,
       checked_out, checkout_availability_error, count(*)::int, sum(items_count)::int,
       sum(total_quantity)::int ${grains}
-      group by grain, store_id is null, period, checked_out, checkout_availability_error`);
+      group by grain, store_id is null, period, checked_out, checkout_availability_error
+    union all select 'days', null, (created at time zone 'UTC')::date::text, null, null,
+      count(*)::int, sum(items_count)::int, sum(total_quantity)::int from carts group by 3`);
   return { stored, fresh: expected };
 }
 
@@ -385,6 +390,18 @@ describe('staff figures from the rollups', () => {
           [],
         )
       )[0]!;
+    const dayShards = async () =>
+      (
+        await ctx.database.run<{ closed: number; current: number }>(
+          statement(`select
+            count(*) filter (where shard <> 0
+              and day < (now() at time zone 'UTC')::date)::int as closed,
+            count(*) filter (where shard <> 0
+              and day = (now() at time zone 'UTC')::date)::int as current
+            from cart_days`),
+          [],
+        )
+      )[0]!;
     await ctx.database.run(
       statement(`insert into carts (user_id, organization_id, store_id, customer_order_number,
           created, last_activity, items_count, total_quantity)
@@ -397,6 +414,10 @@ describe('staff figures from the rollups', () => {
     await ctx.database.run(
       statement(`update cart_grains_all set shard = 5 where grain in ('D', 'M')
         and period < '2026-03-02' and shard = 0`),
+      [],
+    );
+    await ctx.database.run(
+      statement(`update cart_days set shard = 7 where day < '2026-03-02' and shard = 0`),
       [],
     );
     await ctx.database.run(
@@ -413,12 +434,55 @@ describe('staff figures from the rollups', () => {
     const before = await shards();
     expect(before.current).toBeGreaterThan(0);
     expect(before.closed).toBeGreaterThan(0);
+    const daysBefore = await dayShards();
+    expect(daysBefore.current).toBeGreaterThan(0);
+    expect(daysBefore.closed).toBeGreaterThan(0);
+    // The daily series over all carts sums the days that have shards (today, the closed
+    // days not yet folded) and takes the others' one row as it is.
+    const reader = await loginStaff(ctx);
+    // A staff read folds once per UTC day of the service's clock: spent here, then closed
+    // days are left with shards again.
+    await ctx.request('GET', '/api/v1/carts/stats/', { token: reader.token });
+    await ctx.database.run(
+      statement(`update cart_days set shard = 7 where day < '2026-03-02' and shard = 0`),
+      [],
+    );
+    // And a closed day counted partly in shard 0, partly in another shard.
+    await ctx.database.run(
+      statement(`with day as (select day from cart_days where shard = 0
+            and day < (now() at time zone 'UTC')::date order by carts desc limit 1),
+          moved as (update cart_days c set carts = carts - 1, items_count = items_count - 1
+            from day d where c.day = d.day and c.shard = 0 returning c.day)
+        insert into cart_days (day, shard, carts, items_count, total_quantity)
+        select day, 9, 1, 1, 0 from moved`),
+      [],
+    );
+    const unfolded = (await dayShards()).closed;
+    expect(unfolded).toBeGreaterThan(0);
+    const everything = await allCarts();
+    for (const query of [
+      '',
+      'created_after=2026-03-01T12:00:00Z&created_before=2099-01-01T00:00:00Z',
+    ]) {
+      const kept = everything.filter((cart) => keep(cart, new URLSearchParams(query)));
+      for (const aggregate of ['carts', 'items'] as const) {
+        const answer = await ctx.request(
+          'GET',
+          `/api/v1/carts/time-series/?interval=D&aggregate=${aggregate}&${query}`,
+          { token: reader.token },
+        );
+        expect(answer.status, answer.text).toBe(200);
+        expect(answer.body, `${aggregate} ${query}`).toEqual(series(kept, 'D', aggregate));
+      }
+    }
+    expect((await dayShards()).closed).toBe(unfolded);
     // A staff read over all carts folds once per UTC day of the service's clock.
     ctx.clock.set(new Date(Date.now() + 3 * 86_400_000).toISOString());
     const boss = await loginStaff(ctx);
     const stats = await ctx.request('GET', '/api/v1/carts/stats/', { token: boss.token });
     expect(stats.status, stats.text).toBe(200);
     expect((await shards()).closed).toBe(0);
+    expect((await dayShards()).closed).toBe(0);
     ({ stored, fresh } = await rollupsAgainstCarts());
     expect(stored).toEqual(fresh);
     const carts = await allCarts();
@@ -434,7 +498,8 @@ describe('staff figures from the rollups', () => {
     const left = await ctx.database.run<{ n: number }>(
       statement(
         `select (select count(*) from cart_rollups) + (select count(*) from cart_counts)
-          + (select count(*) from cart_grains) + (select count(*) from cart_grains_all) as n`,
+          + (select count(*) from cart_grains) + (select count(*) from cart_grains_all)
+          + (select count(*) from cart_days) as n`,
       ),
       [],
     );
