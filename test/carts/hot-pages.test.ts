@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { readCartFilter } from '../../src/carts/filter.js';
+import { pageStatement } from '../../src/carts/queries.js';
+import { Params } from '../../src/db/statement.js';
+import type { AuthUser } from '../../src/http/auth.js';
+
+/**
+ * The commonest pages are fixed statements, prepared once per connection: a request of one
+ * of those shapes must find its statement (else it silently pays a plan every time).
+ */
+const user = (id: number, isStaff: boolean) => ({ id, isStaff, isAdmin: false }) as AuthUser;
+const named = (who: AuthUser, query: Record<string, string>, ordering?: string) =>
+  pageStatement(readCartFilter(who, query, Date.now() * 1000), ordering, new Params(), 20, 40)
+    .name !== undefined;
+
+describe('the hot pages of the cart list', () => {
+  it('are named for a customer and for staff over all carts, a store and dates', () => {
+    const range = { created_after: '2025-03-01T10:11:12Z', created_before: '2025-09-15T13:14:15Z' };
+    expect(named(user(7, false), {})).toBe(true);
+    expect(named(user(8, false), {}, '-created')).toBe(true);
+    expect(named(user(9, true), {})).toBe(true);
+    expect(named(user(9, true), { gln: '4000000000017' })).toBe(true);
+    expect(named(user(9, true), range)).toBe(true);
+    expect(named(user(9, true), { created_after: range.created_after })).toBe(true);
+    expect(named(user(9, true), { created_before: range.created_before })).toBe(true);
+  });
+
+  it('are not named for other shapes (built per request, never kept)', () => {
+    expect(named(user(7, false), {}, 'items_count')).toBe(false);
+    expect(named(user(9, true), { active: 'True' })).toBe(false);
+    expect(named(user(9, true), { gln: '4000000000017', checkout: 'True' })).toBe(false);
+  });
+});
