@@ -589,6 +589,20 @@ async function dataChecks(client: pg.Client, sim: string, seededCheckouts: numbe
           union all (select * from fresh except select * from stored)) d`,
     )
   ).rows[0].n as number;
+  // The hours over all stores and flags (cart_hours), the shards summed.
+  const wrongHours = (
+    await client.query(
+      `with stored as (select hour, sum(carts)::bigint, sum(items_count)::bigint,
+                              sum(total_quantity)::bigint
+                       from cart_hours group by 1 having sum(carts) <> 0),
+       fresh as (select date_trunc('hour', created at time zone 'UTC'), count(*)::bigint,
+                        sum(items_count)::bigint, sum(total_quantity)::bigint
+                 from carts group by 1)
+       select count(*)::int as n from
+         ((select * from stored except select * from fresh)
+          union all (select * from fresh except select * from stored)) d`,
+    )
+  ).rows[0].n as number;
   // The counts (cart_counts) against the rollups' own.
   const wrongCounts = (
     await client.query(
@@ -602,6 +616,7 @@ async function dataChecks(client: pg.Client, sim: string, seededCheckouts: numbe
     wrongRollups === 0 &&
     wrongGrains === 0 &&
     wrongDays === 0 &&
+    wrongHours === 0 &&
     wrongCounts === 0 &&
     distinctOrderCarts === orders &&
     checkouts + unrecorded.n === orders &&
@@ -611,6 +626,7 @@ async function dataChecks(client: pg.Client, sim: string, seededCheckouts: numbe
     rollupRowsDifferingFromCarts: wrongRollups,
     grainRowsDifferingFromCarts: wrongGrains,
     dayRowsDifferingFromCarts: wrongDays,
+    hourRowsDifferingFromCarts: wrongHours,
     countRowsDifferingFromRollups: wrongCounts,
     checkoutsCreated: checkouts,
     orders,
@@ -623,6 +639,7 @@ async function dataChecks(client: pg.Client, sim: string, seededCheckouts: numbe
       `\nrollup rows that differ from an aggregate of the carts: ${wrongRollups}` +
       `\nmonth, all-time and all-store rows that differ from it: ${wrongGrains}` +
       `\nday rows over all stores and flags that differ from it: ${wrongDays}` +
+      `\nhour rows over all stores and flags that differ from it: ${wrongHours}` +
       `\ncount rows that differ from the rollups: ${wrongCounts}` +
       `\ncheckout records created during the run: ${checkouts}; orders upstream: ${orders} ` +
       `(for ${distinctOrderCarts} carts); orders of carts left claimed without a record by ` +

@@ -64,6 +64,7 @@ const LOADED = [
   'cart_grains',
   'cart_grains_all',
   'cart_days',
+  'cart_hours',
 ];
 
 export async function seed(url: string, shape: Shape, log: (line: string) => void) {
@@ -185,6 +186,15 @@ export async function seed(url: string, shape: Shape, log: (line: string) => voi
       'cart days over all stores and flags',
       `insert into cart_days (day, shard, carts, items_count, total_quantity)
        select (created at time zone 'UTC')::date,
+              case when (created at time zone 'UTC')::date >= (now() at time zone 'UTC')::date
+                then (id % 32)::smallint else 0::smallint end,
+              count(*), sum(items_count), sum(total_quantity)
+       from carts group by 1, 2`,
+    );
+    await step(
+      'cart hours over all stores and flags',
+      `insert into cart_hours (hour, shard, carts, items_count, total_quantity)
+       select date_trunc('hour', created at time zone 'UTC'),
               case when (created at time zone 'UTC')::date >= (now() at time zone 'UTC')::date
                 then (id % 32)::smallint else 0::smallint end,
               count(*), sum(items_count), sum(total_quantity)

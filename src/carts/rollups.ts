@@ -10,13 +10,16 @@ import { type CartFilter, flagConditions } from './filter.js';
  *   apart (`cart_counts`);
  * - per store and flags, per UTC month and over all time (`cart_grains`);
  * - over all stores, per day, month and all time, flags and warehouse or not, in 32 shards
- *   (`cart_grains_all`); and per day alone, whatever the flags (`cart_days`, sharded too).
+ *   (`cart_grains_all`); and per day and per hour alone, whatever the flags (`cart_days`,
+ *   `cart_hours`, sharded too).
  *
  * A figure over a range reads the coarsest grain that covers whole periods of it: all time
  * when the range is open on both sides; else whole months, the whole days at its edges, and
- * the partial first and last days from `carts` itself (the `created` index reads at most two
- * days). So no figure sums one row per store per day: a store's figures or those over all
- * stores cost the same whatever the number of stores and years (decision 0010). Filters
+ * the partial first and last days: over all stores and flags, their whole hours from
+ * `cart_hours` and the partial first and last hours from `carts` itself; else those days
+ * from `carts` (the `created` index reads at most two days of a store or a flag). So no
+ * figure sums one row per store per day: a store's figures or those over all stores cost
+ * the same whatever the number of stores and years (decision 0010). Filters
  * the rollups cannot answer (a customer's own carts, `active`, `each_user`, `user`) read
  * `carts`.
  */
@@ -39,13 +42,15 @@ interface Part {
   lines: string;
   quantity: string;
   at: string;
-  /** The period a row covers: a day, a month, all time. */
-  grain: 'D' | 'M' | 'T';
+  /** The period a row covers: an hour, a day, a month, all time. */
+  grain: 'H' | 'D' | 'M' | 'T';
 }
 
-type Grain = Part['grain'];
+/** The grains of the rollup tables read by period (hours are read by `edgeHours`). */
+type Stored = Exclude<Part['grain'], 'H'>;
 
 const CART_DAYS = 'cart_days r';
+const CART_HOURS = 'cart_hours r';
 
 /**
  * The rows of a grain the filter's flags keep. A store's (`gln`): days from `cart_rollups`
@@ -54,7 +59,7 @@ const CART_DAYS = 'cart_days r';
  * `cart_grains_all`, its shards summed; days with no flag filter from `cart_days` (one row a
  * day instead of one per combination of flags: ten years of days stay cheap).
  */
-function grainPart(f: CartFilter, p: Params, grain: Grain, countsOnly: boolean): Part {
+function grainPart(f: CartFilter, p: Params, grain: Stored, countsOnly: boolean): Part {
   if (f.gln !== undefined) {
     if (grain === 'D') {
       return {
@@ -136,23 +141,26 @@ function parts(
   const day = (t: string) => `(${t} at time zone 'UTC')::date`;
   const midnight = (d: string) => `(${d})::timestamp at time zone 'UTC'`;
   const result: Part[] = [];
-  // The partial first and last days, from `carts`.
-  if (after) {
-    const end = midnight(`${day(after)} + 1`);
-    const upTo = before ? `least(${end}, ${before})` : end;
-    result.push(raw([`c.created > ${after}`, `c.created < ${upTo}`]));
-  }
-  if (before) {
-    const start = midnight(day(before));
-    // Disjoint from the first day's range when both bounds fall on one day.
-    const from = after ? `greatest(${start}, ${midnight(`${day(after)} + 1`)})` : start;
-    result.push(raw([`c.created >= ${from}`, `c.created < ${before}`]));
+  if (hourly(f)) result.push(...edgeHours(after, before, raw));
+  else {
+    // The partial first and last days, from `carts`.
+    if (after) {
+      const end = midnight(`${day(after)} + 1`);
+      const upTo = before ? `least(${end}, ${before})` : end;
+      result.push(raw([`c.created > ${after}`, `c.created < ${upTo}`]));
+    }
+    if (before) {
+      const start = midnight(day(before));
+      // Disjoint from the first day's range when both bounds fall on one day.
+      const from = after ? `greatest(${start}, ${midnight(`${day(after)} + 1`)})` : start;
+      result.push(raw([`c.created >= ${from}`, `c.created < ${before}`]));
+    }
   }
   // Whole days: after the first day (`lo`), before the last (`end`, exclusive).
   const lo = after ? `${day(after)} + 1` : undefined;
   const end = before ? day(before) : undefined;
   /** The rows of a grain whose period starts at or after `from`, before each of `to`. */
-  const span = (grain: Grain, from: string | undefined, to: (string | undefined)[]) => {
+  const span = (grain: Stored, from: string | undefined, to: (string | undefined)[]) => {
     const part = grainPart(f, p, grain, countsOnly);
     if (from) part.where.push(`${part.at} >= ${from}`);
     for (const bound of to) if (bound) part.where.push(`${part.at} < ${bound}`);
@@ -170,6 +178,69 @@ function parts(
   result.push(span('M', mLo, [mHi]));
   if (lo && mLo) result.push(span('D', lo, [mLo, end]));
   if (end && mHi) result.push(span('D', mLo ? `greatest(${mLo}, ${mHi})` : mHi, [end]));
+  return result;
+}
+
+/** Over all stores and flags, the partial days at a range's edges read `cart_hours`. */
+const hourly = (f: CartFilter) =>
+  f.gln === undefined &&
+  !f.excludeWarehouse &&
+  f.checkedOut === undefined &&
+  f.availabilityError === undefined;
+
+/**
+ * The partial first and last days of a range over all stores and flags: their whole hours
+ * from `cart_hours`, the partial first and last hours from `carts` (at most two hours of
+ * carts, whatever the number of carts a day holds). With `A` the first whole hour after
+ * `after` and `B` the hour `before` falls in (never before `A`), the range is `carts` in
+ * (after, A), hours [A, next midnight) and [midnight of `before`'s day, B), `carts` in
+ * [B, before); the whole days between are the caller's. When both bounds fall in one day or
+ * hour, the parts are empty where they would overlap.
+ */
+function edgeHours(
+  after: string | undefined,
+  before: string | undefined,
+  raw: (where: string[]) => Part,
+): Part[] {
+  const utc = (t: string) => `(${t} at time zone 'UTC')`;
+  const instant = (stamp: string) => `(${stamp}) at time zone 'UTC'`;
+  const firstHour = after && `date_trunc('hour', ${utc(after)}) + interval '1 hour'`;
+  const lastHour =
+    before &&
+    (firstHour
+      ? `greatest(${firstHour}, date_trunc('hour', ${utc(before)}))`
+      : `date_trunc('hour', ${utc(before)})`);
+  // The first whole day (after `after`'s) and the last day's midnight (not before it).
+  const firstDay = after && `(${utc(after)}::date + 1)::timestamp`;
+  const lastDay =
+    before &&
+    (firstDay
+      ? `greatest(${firstDay}, ${utc(before)}::date::timestamp)`
+      : `${utc(before)}::date::timestamp`);
+  const hours = (where: string[]): Part => ({
+    from: CART_HOURS,
+    where,
+    carts: 'r.carts::int',
+    lines: 'r.items_count::int',
+    quantity: 'r.total_quantity',
+    at: 'r.hour::date',
+    grain: 'H',
+  });
+  const result: Part[] = [];
+  if (after && firstHour && firstDay) {
+    const upTo = before ? `least(${instant(firstHour)}, ${before})` : instant(firstHour);
+    result.push(raw([`c.created > ${after}`, `c.created < ${upTo}`]));
+    result.push(
+      hours([
+        `r.hour >= ${firstHour}`,
+        `r.hour < ${lastHour ? `least(${firstDay}, ${lastHour})` : firstDay}`,
+      ]),
+    );
+  }
+  if (before && lastHour && lastDay) {
+    result.push(hours([`r.hour >= ${lastDay}`, `r.hour < ${lastHour}`]));
+    result.push(raw([`c.created >= ${instant(lastHour)}`, `c.created < ${before}`]));
+  }
   return result;
 }
 
@@ -210,7 +281,7 @@ export function rollupSeries(
 ): string {
   const items = aggregate === 'items';
   const bucket = (part: Part) =>
-    part.grain === unit[0]!.toUpperCase()
+    part.grain === unit[0]!.toUpperCase() || (part.grain === 'H' && unit === 'day')
       ? part.at
       : `date_trunc('${unit}', ${part.at}::timestamp)::date`;
   const all = parts(f, p, !items, unit === 'month' ? 'months' : 'days');
@@ -230,26 +301,35 @@ export function rollupSeries(
 
 /**
  * A daily series over all stores and flags, without aggregating what is one row a day
- * already. The parts hold disjoint days (the partial first and last days from `carts`, the
- * whole days between from `cart_days`), so each is grouped on its own; of `cart_days`, a
- * day whose shards are all folded (nearly all of them) is its one row, and only the days
- * with other shards (today, a day not yet folded) are summed: ten years of days cost a scan
- * and no hash or sort of 3,650 rows.
+ * already. The edges (the partial first and last days: their hours from `cart_hours`, their
+ * partial hours from `carts`) are grouped together; of `cart_days`, which holds the whole
+ * days between, a day whose shards are all folded (nearly all of them) is its one row, and
+ * only the days with other shards (today, a day not yet folded) are summed: ten years of
+ * days cost a scan and no hash or sort of 3,650 rows.
  */
 function daySeries(all: Part[], items: boolean): string {
   const value = (part: Part) => (items ? part.lines : part.carts);
   const unfolded = (day: string) =>
     `exists (select from ${CART_DAYS.replace(' r', ' u')} where u.shard <> 0 and u.day = ${day})`;
-  const selects = all.flatMap((part) => {
-    const grouped = (conditions: string[]) =>
-      `select ${part.at} as bucket, sum(${value(part)}) as total from ${part.from}
-        ${where(conditions)} group by 1 having sum(${part.carts}) > 0`;
-    if (part.from !== CART_DAYS) return [grouped(part.where)];
-    return [
+  const selects: string[] = [];
+  const edges = all.filter((part) => part.from !== CART_DAYS);
+  if (edges.length > 0) {
+    const union = edges
+      .map(
+        (part) => `select ${part.at} as bucket, ${part.carts} as carts, ${value(part)} as v
+          from ${part.from} ${where(part.where)}`,
+      )
+      .join(' union all ');
+    selects.push(`select bucket, sum(v) as total from (${union}) e
+      group by 1 having sum(carts) > 0`);
+  }
+  for (const part of all.filter((part) => part.from === CART_DAYS)) {
+    selects.push(
       `select r.day as bucket, ${value(part)} as total from ${part.from}
         ${where([...part.where, 'r.shard = 0', 'r.carts > 0', `not ${unfolded('r.day')}`])}`,
-      grouped([...part.where, unfolded('r.day')]),
-    ];
-  });
+      `select ${part.at} as bucket, sum(${value(part)}) as total from ${part.from}
+        ${where([...part.where, unfolded('r.day')])} group by 1 having sum(${part.carts}) > 0`,
+    );
+  }
   return `select bucket, total from (${selects.join(' union all ')}) t`;
 }

@@ -45,8 +45,8 @@ async function allCarts(): Promise<Cart[]> {
  * Every grain as stored, and as a fresh aggregate of `carts`: equal when the trigger is
  * exact. Per store: days (`cart_rollups`, `cart_counts`), months and all time
  * (`cart_grains`); over all stores, its shards summed: days, months and all time
- * (`cart_grains_all`), and days whatever the flags (`cart_days`). Rows whose figures are all zero are left out (a row stays when its
- * carts go).
+ * (`cart_grains_all`), and days and hours whatever the flags (`cart_days`, `cart_hours`).
+ * Rows whose figures are all zero are left out (a row stays when its carts go).
  */
 async function rollupsAgainstCarts() {
   const read = async (text: string) =>
@@ -75,6 +75,9 @@ async function rollupsAgainstCarts() {
       having sum(carts) <> 0 or sum(items_count) <> 0 or sum(total_quantity) <> 0
     union all select 'days', null, day::text, null, null, sum(carts)::int,
       sum(items_count)::int, sum(total_quantity)::int from cart_days group by day
+      having sum(carts) <> 0 or sum(items_count) <> 0 or sum(total_quantity) <> 0
+    union all select 'hours', null, hour::text, null, null, sum(carts)::int,
+      sum(items_count)::int, sum(total_quantity)::int from cart_hours group by hour
       having sum(carts) <> 0 or sum(items_count) <> 0 or sum(total_quantity) <> 0`);
   const expected = await read(`select 'rollups' as t, * from (${fresh}) f
     union all select 'counts', store_id, day, checked_out, checkout_availability_error, carts,
@@ -88,7 +91,9 @@ async function rollupsAgainstCarts() {
       sum(total_quantity)::int ${grains}
       group by grain, store_id is null, period, checked_out, checkout_availability_error
     union all select 'days', null, (created at time zone 'UTC')::date::text, null, null,
-      count(*)::int, sum(items_count)::int, sum(total_quantity)::int from carts group by 3`);
+      count(*)::int, sum(items_count)::int, sum(total_quantity)::int from carts group by 3
+    union all select 'hours', null, date_trunc('hour', created at time zone 'UTC')::text, null,
+      null, count(*)::int, sum(items_count)::int, sum(total_quantity)::int from carts group by 3`);
   return { stored, fresh: expected };
 }
 
@@ -166,6 +171,18 @@ const QUERIES = [
   `created_after=2026-01-31T23:00:00Z&created_before=2026-04-01&gln=${GLN_A}`,
   'created_after=2026-02-28&created_before=2026-04-30T23:59:59.999999Z&checkout=True',
   'created_after=2026-01-01&created_before=2027-01-01&exclude_warehouse=True',
+  // Over all stores and flags: whole hours from the hour grain, partial hours from the carts.
+  'created_after=2026-03-02T12:15:00Z&created_before=2026-03-02T12:45:00Z',
+  'created_after=2026-03-02T12:00:00Z&created_before=2026-03-02T12:30:00Z',
+  'created_after=2026-03-02T11:59:59.999999Z&created_before=2026-03-02T12:30:00.000001Z',
+  'created_after=2026-03-02T12:30:00Z&created_before=2026-03-02T13:00:00Z',
+  'created_after=2026-03-02T10:30:00Z&created_before=2026-03-02T12:29:59Z',
+  'created_after=2026-03-02T12:15:00Z&created_before=2026-03-03T08:30:00Z',
+  'created_after=2026-03-01T23:30:00Z&created_before=2026-04-15T10:30:00Z',
+  'created_after=2026-02-28T10:30:00Z&created_before=2026-03-03T08:00:00Z',
+  'created_after=2026-03-02T12:30:00Z',
+  'created_before=2026-03-02T12:30:00Z',
+  'created_before=2026-03-03T08:59:59.999999Z',
 ];
 
 describe('staff figures from the rollups', () => {
@@ -179,7 +196,9 @@ describe('staff figures from the rollups', () => {
       '2026-03-01T23:59:59.999999Z',
       '2026-03-02T00:00:00Z',
       '2026-03-02T12:00:00Z',
+      '2026-03-02T12:30:00Z',
       '2026-03-03T08:00:00Z',
+      '2026-03-03T08:59:59.999999Z',
       '2026-04-15T10:00:00Z',
     ];
     let n = 0;
@@ -402,6 +421,18 @@ describe('staff figures from the rollups', () => {
           [],
         )
       )[0]!;
+    const hourShards = async () =>
+      (
+        await ctx.database.run<{ closed: number; current: number }>(
+          statement(`select
+            count(*) filter (where shard <> 0
+              and hour < date_trunc('day', now() at time zone 'UTC'))::int as closed,
+            count(*) filter (where shard <> 0
+              and hour >= date_trunc('day', now() at time zone 'UTC'))::int as current
+            from cart_hours`),
+          [],
+        )
+      )[0]!;
     await ctx.database.run(
       statement(`insert into carts (user_id, organization_id, store_id, customer_order_number,
           created, last_activity, items_count, total_quantity)
@@ -421,6 +452,10 @@ describe('staff figures from the rollups', () => {
       [],
     );
     await ctx.database.run(
+      statement(`update cart_hours set shard = 7 where hour < '2026-03-02' and shard = 0`),
+      [],
+    );
+    await ctx.database.run(
       statement(`update carts set items_count = items_count + 1, checked_out = true
         where customer_order_number in ('PO-now-1', 'PO-now-2')`),
       [],
@@ -437,6 +472,9 @@ describe('staff figures from the rollups', () => {
     const daysBefore = await dayShards();
     expect(daysBefore.current).toBeGreaterThan(0);
     expect(daysBefore.closed).toBeGreaterThan(0);
+    const hoursBefore = await hourShards();
+    expect(hoursBefore.current).toBeGreaterThan(0);
+    expect(hoursBefore.closed).toBeGreaterThan(0);
     // The daily series over all carts sums the days that have shards (today, the closed
     // days not yet folded) and takes the others' one row as it is.
     const reader = await loginStaff(ctx);
@@ -445,6 +483,10 @@ describe('staff figures from the rollups', () => {
     await ctx.request('GET', '/api/v1/carts/stats/', { token: reader.token });
     await ctx.database.run(
       statement(`update cart_days set shard = 7 where day < '2026-03-02' and shard = 0`),
+      [],
+    );
+    await ctx.database.run(
+      statement(`update cart_hours set shard = 7 where hour < '2026-03-02' and shard = 0`),
       [],
     );
     // And a closed day counted partly in shard 0, partly in another shard.
@@ -460,11 +502,32 @@ describe('staff figures from the rollups', () => {
     const unfolded = (await dayShards()).closed;
     expect(unfolded).toBeGreaterThan(0);
     const everything = await allCarts();
+    // Ranges whose edges fall in sharded hours: closed ones not yet folded, and today's.
+    const [{ today }] = await ctx.database.run<{ today: string }>(
+      statement(`select to_char(now() at time zone 'UTC', 'YYYY-MM-DD') as today`),
+      [],
+    );
+    const midnight = Date.parse(`${today}T00:00:00Z`);
+    const at = (ms: number) => new Date(ms).toISOString();
     for (const query of [
       '',
       'created_after=2026-03-01T12:00:00Z&created_before=2099-01-01T00:00:00Z',
+      'created_after=2026-02-28T09:30:00Z&created_before=2026-03-01T23:59:59Z',
+      `created_after=${at(midnight - 2_700_000)}&created_before=${at(midnight + 86_399_000)}`,
+      `created_after=${at(midnight - 86_400_000)}&created_before=${at(Date.now() + 3_600_000)}`,
     ]) {
       const kept = everything.filter((cart) => keep(cart, new URLSearchParams(query)));
+      const stats = await ctx.request('GET', `/api/v1/carts/stats/?${query}`, {
+        token: reader.token,
+      });
+      expect(stats.body, query).toEqual({
+        total_quantity: kept.reduce((sum, c) => sum + c.total_quantity, 0),
+        total_items: kept.reduce((sum, c) => sum + c.items_count, 0),
+      });
+      const list = await ctx.request('GET', `/api/v1/carts/?page_size=1&${query}`, {
+        token: reader.token,
+      });
+      expect(list.body.count, query).toBe(kept.length);
       for (const aggregate of ['carts', 'items'] as const) {
         const answer = await ctx.request(
           'GET',
@@ -476,6 +539,7 @@ describe('staff figures from the rollups', () => {
       }
     }
     expect((await dayShards()).closed).toBe(unfolded);
+    expect((await hourShards()).closed).toBeGreaterThan(0);
     // A staff read over all carts folds once per UTC day of the service's clock.
     ctx.clock.set(new Date(Date.now() + 3 * 86_400_000).toISOString());
     const boss = await loginStaff(ctx);
@@ -483,6 +547,7 @@ describe('staff figures from the rollups', () => {
     expect(stats.status, stats.text).toBe(200);
     expect((await shards()).closed).toBe(0);
     expect((await dayShards()).closed).toBe(0);
+    expect((await hourShards()).closed).toBe(0);
     ({ stored, fresh } = await rollupsAgainstCarts());
     expect(stored).toEqual(fresh);
     const carts = await allCarts();
@@ -499,7 +564,7 @@ describe('staff figures from the rollups', () => {
       statement(
         `select (select count(*) from cart_rollups) + (select count(*) from cart_counts)
           + (select count(*) from cart_grains) + (select count(*) from cart_grains_all)
-          + (select count(*) from cart_days) as n`,
+          + (select count(*) from cart_days) + (select count(*) from cart_hours) as n`,
       ),
       [],
     );
