@@ -8,8 +8,8 @@ import { type Run, statement } from '../db/statement.js';
  * are the record); the service's carts are the working copies that led to them.
  *
  * The period is whole UTC days: everything created before midnight UTC `days` days ago.
- * `cart_rollups` and `cart_counts` are per UTC day and kept by the trigger on `carts`
- * (drizzle/0001, 0004), so deleting a cart takes it out of its day's figures in the same
+ * `cart_rollups`, `cart_counts` and the coarser grains (drizzle/0010, 0013, 0014) are kept
+ * by the trigger on `carts`, so deleting a cart takes it out of its day's figures in the same
  * transaction, and the days kept are never touched: their statistics and time series stay
  * exactly what they were.
  *
@@ -107,6 +107,26 @@ const DELETE_EMPTY_ROLLUPS = statement(`delete from cart_rollups
     and carts = 0 and items_count = 0 and total_quantity = 0`);
 const DELETE_EMPTY_COUNTS = statement(`delete from cart_counts
   where day < ($1::timestamptz at time zone 'UTC')::date and carts = 0`);
+/**
+ * The coarser grains' rows of whole periods before the cutoff that no cart counts in any
+ * more (per store by month; over all stores by day and month; days and hours whatever the
+ * flags). A row of figures all zero adds nothing to a sum: only their number goes.
+ */
+const DELETE_EMPTY_GRAINS = statement(`with cutoff as (
+    select $1::timestamptz at time zone 'UTC' as t),
+  store_months as (delete from cart_grains g using cutoff
+    where g.grain = 'M' and g.period < date_trunc('month', cutoff.t)::date
+      and g.carts = 0 and g.items_count = 0 and g.total_quantity = 0),
+  all_stores as (delete from cart_grains_all a using cutoff
+    where (a.grain = 'D' and a.period < cutoff.t::date
+        or a.grain = 'M' and a.period < date_trunc('month', cutoff.t)::date)
+      and a.carts = 0 and a.items_count = 0 and a.total_quantity = 0),
+  days as (delete from cart_days y using cutoff
+    where y.day < cutoff.t::date and y.carts = 0 and y.items_count = 0
+      and y.total_quantity = 0),
+  hours as (delete from cart_hours h using cutoff
+    where h.hour < cutoff.t and h.carts = 0 and h.items_count = 0 and h.total_quantity = 0)
+  select 1 as one`);
 
 /**
  * Audit events of the period gone. The trail is append-only: its trigger lets only a
@@ -149,6 +169,7 @@ async function batch(
       // The last batch: the emptied rollup rows of the days gone, under the same lock.
       await run(DELETE_EMPTY_ROLLUPS, [cutoff]);
       await run(DELETE_EMPTY_COUNTS, [cutoff]);
+      await run(DELETE_EMPTY_GRAINS, [cutoff]);
     }
     return rows.length;
   });
