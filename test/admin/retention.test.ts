@@ -168,13 +168,13 @@ describe('retention', () => {
     const [{ n }] = await ctx.database.run<{ n: number }>(
       statement(
         // (the all-time rows, period -infinity, are live whatever their figures)
-        `select (select count(*) from cart_rollups where carts = 0 and day < '2026-02-18')
+        `select ((select count(*) from cart_rollups where carts = 0 and day < '2026-02-18')
           + (select count(*) from cart_grains
               where carts = 0 and grain = 'M' and period < '2026-02-01')
           + (select count(*) from cart_grains_all where carts = 0
               and (grain = 'D' and period < '2026-02-18' or grain = 'M' and period < '2026-02-01'))
           + (select count(*) from cart_days where carts = 0 and day < '2026-02-18')
-          + (select count(*) from cart_hours where carts = 0 and hour < '2026-02-18')
+          + (select count(*) from cart_hours where carts = 0 and hour < '2026-02-18'))::int
           as n`,
       ),
       [],
