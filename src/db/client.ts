@@ -115,7 +115,14 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       // Named (prepared once per connection) only on a direct connection.
       const name = pooled ? undefined : statement.name;
       const { text, unverifiedWrite } = statement;
-      const result = await client.query({ name, text, values, unverifiedWrite } as pg.QueryConfig);
+      const genericPlan = name !== undefined && statement.genericPlan;
+      const result = await client.query({
+        name,
+        text,
+        values,
+        unverifiedWrite,
+        genericPlan,
+      } as pg.QueryConfig);
       return result.rows as Row[];
     };
   return {

@@ -117,6 +117,23 @@ class GuardedClient extends pg.Client {
     }
   }
 
+  /**
+   * A single read with the plan made once for its prepared statement: BEGIN and the setting
+   * for this transaction only (one round trip), the read, COMMIT. The setting ends with the
+   * transaction whatever happens, so no other statement on the connection is planned this way.
+   */
+  async readWithGenericPlan(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+    await this.timed(['begin; set local plan_cache_mode = force_generic_plan']);
+    try {
+      const result = await this.timed([config, values]);
+      await this.timed(['commit']);
+      return result;
+    } catch (error) {
+      if (!isConnectionLost(error)) await this.timed(['rollback']).catch(() => {});
+      throw error;
+    }
+  }
+
   /** A statement with a bound on waiting for its answer; past it the connection is dropped. */
   // biome-ignore lint/suspicious/noExplicitAny: see query
   private timed(args: any[]): any {
@@ -306,9 +323,12 @@ export class GuardedPool extends pg.Pool {
   ): Promise<pg.QueryResult> {
     const client = await this.acquire(write);
     try {
+      const guarded = client as unknown as GuardedClient;
       const result = this.settings.pooled
-        ? await (client as unknown as GuardedClient).readInTransaction(config, values)
-        : await client.query(config as string, values);
+        ? await guarded.readInTransaction(config, values)
+        : (config as { genericPlan?: boolean }).genericPlan
+          ? await guarded.readWithGenericPlan(config, values)
+          : await client.query(config as string, values);
       client.release();
       return result;
     } catch (error) {

@@ -144,7 +144,10 @@ export const carts = pgTable(
   (t) => [
     index('carts_user_created_idx').on(t.userId, t.created),
     index('carts_created_idx').on(t.created),
-    index('carts_store_created_idx').on(t.storeId, t.created),
+    // A store's page in its order (created, then id) read straight from the index: with
+    // (store_id, created) alone the planner scanned every store's carts by date, filtering,
+    // a cost that grows with the other stores' carts and the store's quiet days (issue 19).
+    index('carts_store_created_id_idx').on(t.storeId, t.created, t.id),
     index('carts_organization_idx').on(t.organizationId),
     index('carts_customer_order_number_idx').on(t.customerOrderNumber),
   ],

@@ -25,6 +25,15 @@ export interface Statement {
    * request counts as writing (it goes on when its client leaves).
    */
   readonly unverifiedWrite?: boolean;
+  /**
+   * A read whose plan does not depend on its parameters' values, run with the plan made
+   * once per connection (`plan_cache_mode = force_generic_plan`, for this read only) on a
+   * direct connection. PostgreSQL's own choice re-plans every execution when the plan
+   * without values is estimated dearer than one with them: for a page of carts (twenty
+   * carts' JSON, and between dates a count over seven parts) planning cost half of the
+   * database time (issue 19).
+   */
+  readonly genericPlan?: boolean;
 }
 
 /** Runs one statement with its parameters; the rows come back as objects. */
@@ -36,7 +45,10 @@ export const MAX_NAMED = 100;
 const named = new Map<string, Statement>();
 
 /** A fixed statement (made at module load): named after its text. */
-export function statement(text: string, options: { unverifiedWrite?: boolean } = {}): Statement {
+export function statement(
+  text: string,
+  options: { unverifiedWrite?: boolean; genericPlan?: boolean } = {},
+): Statement {
   let found = named.get(text);
   if (found) return found;
   if (named.size >= MAX_NAMED) return { text, ...options };
