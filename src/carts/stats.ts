@@ -1,7 +1,13 @@
 import type { Database } from '../db/client.js';
-import { builtStatement, Params } from '../db/statement.js';
+import { builtStatement, Params, type Statement, statement } from '../db/statement.js';
 import type { AuthUser } from '../http/auth.js';
-import { cartConditions, needsStores, readCartFilter, whereClause } from './filter.js';
+import {
+  type CartFilter,
+  cartConditions,
+  needsStores,
+  readCartFilter,
+  whereClause,
+} from './filter.js';
 import { foldGrainsDaily } from './grain-fold.js';
 import { rollupEligible, rollupSeries, rollupStats } from './rollups.js';
 import type { CartFilters, CartStats, TimeSeriesQuery } from './schemas.js';
@@ -19,14 +25,21 @@ export async function cartStats(
   const filter = readCartFilter(user, query, nowMicros);
   const p = new Params();
   if (rollupEligible(filter)) await foldGrainsDaily(database, nowMicros);
-  const text = rollupEligible(filter)
+  const [row] = await database.run<CartStats>(statsStatement(filter, p), p.values);
+  return row;
+}
+
+/** The stats' statement: a fixed one for the hot shapes (`HOT`), else built and unnamed. */
+export const statsStatement = (filter: CartFilter, p: Params): Statement =>
+  fixedOrBuilt(statsText(filter, p));
+
+function statsText(filter: CartFilter, p: Params): string {
+  return rollupEligible(filter)
     ? rollupStats(filter, p)
     : `select coalesce(sum(c.total_quantity), 0)::float8 as total_quantity,
         coalesce(sum(c.items_count), 0)::float8 as total_items
         from carts c ${needsStores(filter) ? stores : ''}
         ${whereClause(cartConditions(filter, p))}`;
-  const [row] = await database.run<CartStats>(builtStatement(text), p.values);
-  return row;
 }
 
 const TRUNC_UNIT = { M: 'month', W: 'week', D: 'day', H: 'hour' } as const;
@@ -42,16 +55,33 @@ export async function cartTimeSeries(
   nowMicros: number,
 ): Promise<string> {
   const filter = readCartFilter(user, query, nowMicros);
+  const p = new Params();
+  const series = seriesText(filter, query, p);
+  if (series.rollups) await foldGrainsDaily(database, nowMicros);
+  // `start:total,…` in one text: cheaper to write and read than rows or JSON.
+  const [row] = await database.run<{ series: string | null }>(fixedOrBuilt(series.text), p.values);
+  return seriesJson(row.series, series.unitSeconds);
+}
+
+/** The series' statement: a fixed one for the hot shapes (`HOT`), else built and unnamed. */
+export const seriesStatement = (filter: CartFilter, query: TimeSeriesQuery, p: Params): Statement =>
+  fixedOrBuilt(seriesText(filter, query, p).text);
+
+/** A series' statement: its text, whether it reads the rollups, the unit of its buckets. */
+function seriesText(
+  filter: CartFilter,
+  query: TimeSeriesQuery,
+  p: Params,
+): { text: string; rollups: boolean; unitSeconds: number } {
   const unit = TRUNC_UNIT[query.interval ?? 'D'];
   const aggregate = query.aggregate === 'items' ? 'items' : 'carts';
-  const p = new Params();
   let text: string;
   // Bucket starts as whole numbers: the rollups' buckets are dates (days since the epoch),
   // the others timestamps (seconds).
   let start = `date_part('epoch', s.bucket)::bigint`;
   let unitSeconds = 1;
-  if (unit !== 'hour' && rollupEligible(filter)) {
-    await foldGrainsDaily(database, nowMicros);
+  const rollups = unit !== 'hour' && rollupEligible(filter);
+  if (rollups) {
     text = rollupSeries(filter, p, unit, aggregate);
     start = `s.bucket - date '1970-01-01'`;
     unitSeconds = 86_400;
@@ -63,11 +93,48 @@ export async function cartTimeSeries(
       ${whereClause(cartConditions(filter, p))}
       group by ${bucket}`;
   }
-  // `start:total,…` in one text: cheaper to write and read than rows or JSON.
-  const [{ series }] = await database.run<{ series: string | null }>(
-    builtStatement(`select string_agg((${start}) || ':' || s.total::bigint, ',') as series
-      from (${text}) s`),
-    p.values,
-  );
-  return seriesJson(series, unitSeconds);
+  return {
+    text: `select string_agg((${start}) || ':' || s.total::bigint, ',') as series
+      from (${text}) s`,
+    rollups,
+    unitSeconds,
+  };
 }
+
+/** Any instant: a fixed text holds parameters, not values. */
+const AT = '2026-01-01T00:00:00Z';
+
+/**
+ * The stats and series staff ask for most (over all carts, of a store, between dates or
+ * from or up to one; series by day, week and month, of carts or lines) as fixed statements,
+ * their texts made by the same functions as a request's, so they cannot drift: parsing and
+ * planning cost about half of these answers' database time (a daily series over all carts:
+ * 0.8 → 0.4 ms at 1M carts). Those with parameters run with the plan made once
+ * (`genericPlan`, as the hot pages).
+ */
+const HOT = new Map<string, Statement>();
+{
+  const staff = { id: 0, isStaff: true, isAdmin: false } as AuthUser;
+  const shapes: CartFilters[] = [
+    {},
+    { gln: '0' },
+    { created_after: AT, created_before: AT },
+    { created_after: AT },
+    { created_before: AT },
+  ];
+  const fix = (text: string, p: Params) =>
+    HOT.set(text, statement(text, { genericPlan: p.values.length > 0 }));
+  for (const shape of shapes) {
+    const filter = readCartFilter(staff, shape, 0);
+    let p = new Params();
+    fix(statsText(filter, p), p);
+    for (const interval of ['D', 'W', 'M'] as const) {
+      for (const aggregate of ['carts', 'items'] as const) {
+        p = new Params();
+        fix(seriesText(filter, { ...shape, interval, aggregate }, p).text, p);
+      }
+    }
+  }
+}
+
+const fixedOrBuilt = (text: string): Statement => HOT.get(text) ?? builtStatement(text);
