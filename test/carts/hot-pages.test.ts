@@ -9,9 +9,19 @@ import type { AuthUser } from '../../src/http/auth.js';
  * of those shapes must find its statement (else it silently pays a plan every time).
  */
 const user = (id: number, isStaff: boolean) => ({ id, isStaff, isAdmin: false }) as AuthUser;
-const named = (who: AuthUser, query: Record<string, string>, ordering?: string) =>
-  pageStatement(readCartFilter(who, query, Date.now() * 1000), ordering, new Params(), 20, 40)
-    .name !== undefined;
+const named = (
+  who: AuthUser,
+  query: Record<string, string>,
+  ordering?: string,
+  [limit, offset] = [20, 0],
+) =>
+  pageStatement(
+    readCartFilter(who, query, Date.now() * 1000),
+    ordering,
+    new Params(),
+    limit,
+    offset,
+  ).name !== undefined;
 
 describe('the hot pages of the cart list', () => {
   it('are named for a customer and for staff over all carts, a store and dates', () => {
@@ -29,5 +39,18 @@ describe('the hot pages of the cart list', () => {
     expect(named(user(7, false), {}, 'items_count')).toBe(false);
     expect(named(user(9, true), { active: 'True' })).toBe(false);
     expect(named(user(9, true), { gln: '4000000000017', checkout: 'True' })).toBe(false);
+  });
+
+  it('are the first page of the default size: others are built with their limit and offset', () => {
+    // A plan made without values takes `limit $n` for a tenth of the rows (decision 0013).
+    expect(named(user(9, true), {}, undefined, [20, 40])).toBe(false);
+    expect(named(user(9, true), {}, undefined, [50, 0])).toBe(false);
+    const p = new Params();
+    const page = pageStatement(readCartFilter(user(9, true), {}, 0), undefined, p, 50, 100);
+    expect(page.text).toContain('limit 50 offset 100');
+    expect(p.values).toEqual([]);
+    expect(() =>
+      pageStatement(readCartFilter(user(9, true), {}, 0), undefined, p, 1.5, 0),
+    ).toThrow();
   });
 });

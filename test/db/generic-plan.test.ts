@@ -112,9 +112,9 @@ describe.runIf(onPostgres)("a store's page of carts (PostgreSQL)", () => {
       const page = pageStatement(filter, undefined, p, 20, 0);
       expect(page.genericPlan).toBe(true);
       await client.query(`prepare store_page as ${page.text}`);
-      const [gln, ...rest] = p.values;
+      expect(p.values).toEqual([storeGln(7), storeGln(7)]);
       const { rows } = await client.query(
-        `explain (format json) execute store_page('${gln}', ${rest.join(', ')})`,
+        `explain (format json) execute store_page('${storeGln(7)}', '${storeGln(7)}')`,
       );
       const carts = nodes(rows[0]['QUERY PLAN'][0].Plan).filter(
         (n) => n['Relation Name'] === 'carts' && n['Index Name'] !== 'carts_pkey',
