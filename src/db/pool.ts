@@ -105,16 +105,8 @@ class GuardedClient extends pg.Client {
    * read, COMMIT. No transaction id: a read needs no verified commit (and a read-only
    * transaction without one writes nothing at commit).
    */
-  async readInTransaction(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
-    await this.timed([`begin; select ${this.extras.settings}`]);
-    try {
-      const result = await this.timed([config, values]);
-      await this.timed(['commit']);
-      return result;
-    } catch (error) {
-      if (!isConnectionLost(error)) await this.timed(['rollback']).catch(() => {});
-      throw error;
-    }
+  readInTransaction(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+    return this.readAlone(`begin; select ${this.extras.settings}`, config, values);
   }
 
   /**
@@ -122,8 +114,17 @@ class GuardedClient extends pg.Client {
    * for this transaction only (one round trip), the read, COMMIT. The setting ends with the
    * transaction whatever happens, so no other statement on the connection is planned this way.
    */
-  async readWithGenericPlan(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
-    await this.timed(['begin; set local plan_cache_mode = force_generic_plan']);
+  readWithGenericPlan(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
+    return this.readAlone('begin; set local plan_cache_mode = force_generic_plan', config, values);
+  }
+
+  /** `begin` (BEGIN and what goes with it in its round trip), the read, COMMIT. */
+  private async readAlone(
+    begin: string,
+    config: QueryConfig,
+    values?: unknown[],
+  ): Promise<pg.QueryResult> {
+    await this.timed([begin]);
     try {
       const result = await this.timed([config, values]);
       await this.timed(['commit']);
