@@ -24,6 +24,9 @@ export interface CartFilter {
   now: string;
 }
 
+/** Any instant, for the filters of a fixed statement's text (it holds parameters, not values). */
+export const ANY_INSTANT = '2026-01-01T00:00:00Z';
+
 /** A 400 on the field of an unreadable date. */
 export function readCartFilter(user: AuthUser, query: CartFilters, nowMicros: number): CartFilter {
   return {

@@ -1,11 +1,12 @@
 import type { Database } from '../db/client.js';
-import { builtStatement, iso, Params, type Statement, statement } from '../db/statement.js';
+import { HotStatements, iso, Params, type Statement, statement } from '../db/statement.js';
 import { NotFound } from '../errors.js';
 import type { AuthUser } from '../http/auth.js';
 import type { TextPageSource } from '../http/paged-route.js';
 import { DEFAULT_PAGE_SIZE } from '../http/pagination.js';
 import { parseOrdering } from '../http/query.js';
 import {
+  ANY_INSTANT,
   type CartFilter,
   cartConditions,
   needsStores,
@@ -104,7 +105,7 @@ export function pageStatement(
   offset: number,
 ): Statement {
   const text = pageText(filter, ordering, p, limit, offset);
-  return HOT_PAGES.get(text) ?? builtStatement(text);
+  return HOT_PAGES.of(text);
 }
 
 /** The statement of one page: its count and the JSON text of its carts (an array), in order. */
@@ -138,36 +139,28 @@ function wholeNumber(n: number): string {
   return String(n);
 }
 
-/** Any instant: a hot page's text holds parameters, not values. */
-const AT = '2026-01-01T00:00:00Z';
-
 /**
  * The pages most asked for, as fixed statements (a page's plan costs about a third of its
  * database time): the first page, of the default size, of a customer's own carts; of staff's
  * over all carts, of a store, and between dates; all by default order, their texts made by
- * `pageText` itself, so they cannot drift
- * from what a request builds. Each runs with its plan made once (`genericPlan`): PostgreSQL
- * would otherwise plan every execution anew (its estimate of a plan without the values, for
- * `limit $n` and a range of dates, is dearer than one with them), and planning cost about
- * half of a page's database time.
+ * `pageText` itself, so they cannot drift from what a request builds. Those with parameters
+ * run with their plan made once (`genericPlan`): PostgreSQL would otherwise plan every
+ * execution anew (its estimate of a plan without the values, for a range of dates, is dearer
+ * than one with them), and planning cost about half of a page's database time.
  */
-const HOT_PAGES = new Map(
-  (
-    [
-      [false, {}],
-      [true, {}],
-      [true, { gln: '0' }],
-      [true, { created_after: AT, created_before: AT }],
-      [true, { created_after: AT }],
-      [true, { created_before: AT }],
-    ] as const
-  ).map(([staff, query]) => {
-    const user = { id: 0, isStaff: staff, isAdmin: false } as AuthUser;
-    const filter = readCartFilter(user, query, 0);
-    const text = pageText(filter, undefined, new Params(), DEFAULT_PAGE_SIZE, 0);
-    return [text, statement(text, { genericPlan: true })] as const;
-  }),
-);
+const HOT_PAGES = new HotStatements();
+for (const [staff, query] of [
+  [false, {}],
+  [true, {}],
+  [true, { gln: '0' }],
+  [true, { created_after: ANY_INSTANT, created_before: ANY_INSTANT }],
+  [true, { created_after: ANY_INSTANT }],
+  [true, { created_before: ANY_INSTANT }],
+] as const) {
+  const user = { id: 0, isStaff: staff, isAdmin: false } as AuthUser;
+  const p = new Params();
+  HOT_PAGES.add(pageText(readCartFilter(user, query, 0), undefined, p, DEFAULT_PAGE_SIZE, 0), p);
+}
 
 function fromStores(f: CartFilter): string {
   return needsStores(f) ? 'left join stores s on s.id = c.store_id' : '';

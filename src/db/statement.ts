@@ -64,6 +64,25 @@ export function statement(
 /** A statement built for one request: unnamed, not kept. */
 export const builtStatement = (text: string): Statement => ({ text });
 
+/**
+ * The texts a builder makes for its hottest shapes, fixed at module load: a request whose
+ * text is one of them gets its fixed statement, any other is built. One with parameters runs
+ * with its plan made once (`genericPlan`); one without is planned once by PostgreSQL anyway.
+ */
+export class HotStatements {
+  private readonly byText = new Map<string, Statement>();
+
+  /** Fixes `text`, built with the parameters `p`. */
+  add(text: string, p: Params): void {
+    this.byText.set(text, statement(text, { genericPlan: p.values.length > 0 }));
+  }
+
+  /** The fixed statement of `text`, else one built for this request. */
+  of(text: string): Statement {
+    return this.byText.get(text) ?? builtStatement(text);
+  }
+}
+
 /** How many named statements exist (tests pin it: a request never adds one). */
 export const namedStatementCount = () => named.size;
 
