@@ -76,29 +76,21 @@ function seriesText(
 ): { text: string; rollups: boolean; unitSeconds: number } {
   const unit = TRUNC_UNIT[query.interval ?? 'D'];
   const aggregate = query.aggregate === 'items' ? 'items' : 'carts';
-  let text: string;
   // Bucket starts as whole numbers: the rollups' buckets are dates (days since the epoch),
   // the others timestamps (seconds).
-  let start = `date_part('epoch', s.bucket)::bigint`;
-  let unitSeconds = 1;
-  const rollups = unit !== 'hour' && rollupEligible(filter);
-  if (rollups) {
-    text = rollupSeries(filter, p, unit, aggregate);
-    start = `s.bucket - date '1970-01-01'`;
-    unitSeconds = 86_400;
-  } else {
-    const bucket = `date_trunc('${unit}', c.created at time zone 'UTC')`;
-    const total = aggregate === 'items' ? 'sum(c.items_count)' : 'count(*)';
-    text = `select ${bucket} as bucket, ${total} as total
-      from carts c ${needsStores(filter) ? stores : ''}
-      ${whereClause(cartConditions(filter, p))}
-      group by ${bucket}`;
+  if (unit !== 'hour' && rollupEligible(filter)) {
+    return { text: rollupSeries(filter, p, unit, aggregate), rollups: true, unitSeconds: 86_400 };
   }
+  const bucket = `date_trunc('${unit}', c.created at time zone 'UTC')`;
+  const total = aggregate === 'items' ? 'sum(c.items_count)' : 'count(*)';
   return {
-    text: `select string_agg((${start}) || ':' || s.total::bigint, ',') as series
-      from (${text}) s`,
-    rollups,
-    unitSeconds,
+    text: `select string_agg(date_part('epoch', s.bucket)::bigint || ':' || s.total, ',')
+      as series from (select ${bucket} as bucket, ${total} as total
+        from carts c ${needsStores(filter) ? stores : ''}
+        ${whereClause(cartConditions(filter, p))}
+        group by ${bucket}) s`,
+    rollups: false,
+    unitSeconds: 1,
   };
 }
 
