@@ -314,15 +314,18 @@ const listed = (day: string, total: string) =>
  */
 function daySeries(all: Part[], items: boolean): string {
   const value = (part: Part) => (items ? part.lines : part.carts);
-  const firstSharded = `(select coalesce(min(u.day), 'infinity') from ${CART_DAYS.replace(' r', ' u')}
-    where u.shard <> 0)`;
-  const lastDay = `(select max(u.day) from ${CART_DAYS.replace(' r', ' u')})`;
+  /** A part's rows to be summed by bucket: its own conditions and `more`. */
+  const rows = (part: Part, more: string[] = []) =>
+    `select ${part.at} as bucket, ${part.carts} as carts, ${value(part)} as v
+      from ${part.from} ${where([...part.where, ...more])}`;
+  const days = CART_DAYS.replace(' r', ' u');
+  const firstSharded = `(select coalesce(min(u.day), 'infinity') from ${days} where u.shard <> 0)`;
+  const lastDay = `(select max(u.day) from ${days})`;
   const lists: string[] = [];
   const summed: string[] = [];
   for (const part of all) {
     if (part.from !== CART_DAYS) {
-      summed.push(`select ${part.at} as bucket, ${part.carts} as carts, ${value(part)} as v
-        from ${part.from} ${where(part.where)}`);
+      summed.push(rows(part));
       continue;
     }
     // `r.day + 0`: a bound known only when the statement runs is planned as keeping a third
@@ -332,8 +335,7 @@ function daySeries(all: Part[], items: boolean): string {
       ${where([...part.where, 'r.shard = 0', 'r.carts > 0', `r.day + 0 < ${firstSharded}`])})`);
     // Up to the last day: a range between two bounds is planned as a few rows, so the index
     // reads them (a day or two), where a bound on one side is planned as a third of them.
-    summed.push(`select ${part.at} as bucket, ${part.carts} as carts, ${value(part)} as v
-      from ${part.from} ${where([...part.where, `r.day between ${firstSharded} and ${lastDay}`])}`);
+    summed.push(rows(part, [`r.day between ${firstSharded} and ${lastDay}`]));
   }
   lists.push(`(select ${listed('s.bucket', 's.total')} from (select bucket, sum(v) as total
     from (${summed.join(' union all ')}) e group by 1 having sum(carts) > 0) s)`);
