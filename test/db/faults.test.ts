@@ -89,10 +89,10 @@ describe.runIf(onPostgres)('connections cut under a load of item adds', () => {
     };
     const round = (size: number) => Promise.all(Array.from({ length: size }, () => add(sent++)));
 
-    // Every moment of its transaction: BEGIN (which learns the transaction id), the add (one
-    // prepared statement: lock, upsert, counters; its name is on the wire at every execution)
-    // before it reaches the server and after it ran uncommitted, the commit before it reaches
-    // the server, and after it committed but before the answer came back.
+    // Every moment of its transaction: BEGIN (which learns the transaction id) and the add (one
+    // prepared statement: lock, upsert, counters; its name is on the wire at every execution),
+    // sent in one round trip, before it reaches the server and after it ran uncommitted; the
+    // commit before it reaches the server, and after it committed but before the answer came back.
     const moments: [string, 'before' | 'after'][] = [
       ['pg_current_xact_id', 'before'],
       [String(ADD_ITEM.name), 'before'],
