@@ -134,6 +134,8 @@ describe.runIf(onPostgres)('a single statement', () => {
     expect(trips.count - before).toBe(1);
     expect(rows).toEqual([{ timeout: '300ms', zone: 'UTC' }]);
     expect(await sessionSetting(pool, 'statement_timeout')).toBe('0');
+    // The bound holds for the read itself: cancelled by the server.
+    await expect(pool.query('select pg_sleep(1)')).rejects.toMatchObject({ code: '57014' });
     // A read that fails leaves nothing open: the next one runs.
     await expect(pool.query('select 1 / (random() * 0)::int')).rejects.toMatchObject({
       code: '22012',
