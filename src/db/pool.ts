@@ -94,10 +94,15 @@ class GuardedClient extends pg.Client {
    */
   private async beginKnowingXid(config: QueryConfig): Promise<unknown> {
     const text = textOf(config).trim().replace(/;$/, '');
-    const columns = [this.extras.settings, 'pg_current_xact_id()::text as xid'].filter(Boolean);
-    const results = await this.timed([`${text}; select ${columns.join(', ')}`]);
+    const results = await this.timed([`${text}; ${this.settingsAndXid()}`]);
     this.xid = results[1].rows[0].xid;
     return results[0];
+  }
+
+  /** The select that follows BEGIN: the settings for the transaction (behind a pooler), its id. */
+  private settingsAndXid(): string {
+    const columns = [this.extras.settings, 'pg_current_xact_id()::text as xid'].filter(Boolean);
+    return `select ${columns.join(', ')}`;
   }
 
   /**
@@ -108,12 +113,7 @@ class GuardedClient extends pg.Client {
    * the transaction aborted: the caller rolls back, as after any failed statement.
    */
   async beginWith(config: QueryConfig, values?: unknown[]): Promise<pg.QueryResult> {
-    const columns = [this.extras.settings, 'pg_current_xact_id()::text as xid'].filter(Boolean);
-    const [, begun, result] = await this.batch(
-      ['begin', `select ${columns.join(', ')}`],
-      config,
-      values,
-    );
+    const [, begun, result] = await this.batch(['begin', this.settingsAndXid()], config, values);
     this.xid = begun.rows[0].xid;
     return result;
   }
@@ -220,6 +220,12 @@ class GuardedClient extends pg.Client {
  * one result each, in order.
  */
 class Batch extends pg.Query {
+  // pg's own (not in its typings).
+  declare readonly name: string | undefined;
+  declare readonly text: string;
+  declare readonly types: unknown;
+  declare hasBeenParsed: (connection: PgConnection) => boolean;
+
   constructor(
     private readonly before: string[],
     config: QueryConfig,
@@ -237,6 +243,14 @@ class Batch extends pg.Query {
 
   // pg's own step that writes the statement's messages (inside its cork/uncork).
   prepare(connection: PgConnection): void {
+    // A named statement not yet prepared is parsed first, as pg would (its name then counts
+    // as submitted, and pg sends no second Parse): pg takes every ParseComplete of a query
+    // as its statement's, so one of `before` would mark the name prepared even when its own
+    // Parse then fails, and every later run would bind a statement that does not exist.
+    if (this.name && !this.hasBeenParsed(connection)) {
+      connection.parse({ text: this.text, name: this.name, types: this.types });
+      connection.submittedNamedStatements[this.name] = this.text;
+    }
     for (const text of this.before) {
       connection.parse({ text });
       connection.bind({});
@@ -252,7 +266,8 @@ class Batch extends pg.Query {
 
 /** The part of pg's connection (not in its typings) that writes protocol messages. */
 interface PgConnection {
-  parse(message: { text: string }): void;
+  parse(message: { text: string; name?: string; types?: unknown }): void;
+  submittedNamedStatements: Record<string, string>;
   bind(message: object): void;
   describe(message: { type: 'P' }): void;
   execute(message: object): void;

@@ -94,6 +94,28 @@ describe.runIf(onPostgres)('a single statement', () => {
     expect(await stored(12)).toBe('next');
   });
 
+  it('a named statement that cannot be prepared fails the same way every time', async () => {
+    // Its name must not be taken as prepared on the connection, or the next run would bind
+    // a statement that does not exist (26000) instead of failing as it should (42P01).
+    const { pool } = open();
+    const broken = { name: 's_round_trips_broken', text: 'insert into no_such_table values ($1)' };
+    const read = {
+      ...broken,
+      text: 'select * from no_such_table where id = $1',
+      genericPlan: true,
+    };
+    for (let i = 0; i < 2; i++) {
+      await expect(pool.query(broken, [1])).rejects.toMatchObject({ code: '42P01' });
+      await expect(
+        pool.query({ ...read, name: 's_round_trips_broken_read' }, [1]),
+      ).rejects.toMatchObject({
+        code: '42P01',
+      });
+    }
+    // The connection still serves.
+    expect((await pool.query('select 3 as n')).rows).toEqual([{ n: 3 }]);
+  });
+
   it('behind a transaction pooler, runs under the session settings set in its transaction', async () => {
     const { pool, trips } = open(true);
     await pool.query('select 1');
