@@ -6,10 +6,16 @@
  * FLOOR=bare (the default): the rows, no joins. FLOOR=document: a cart and a page of carts
  * as the same JSON document the service answers, built by PostgreSQL in one statement
  * (the page with its count) and sent as it comes; the other routes as the bare floor.
+ *
+ * A checkout (UPSTREAM_URL, UPSTREAM_ADMIN_USERNAME, UPSTREAM_ADMIN_PASSWORD): the claim and
+ * the cart's lines in one statement, the order upstream under the service account's token
+ * (logged in once at the start), the record and the closed cart in one statement; each
+ * statement its own transaction, none verified. The same triggers keep the same rollups.
  */
 import { createVerifier } from 'fast-jwt';
 import Fastify, { type FastifyRequest } from 'fastify';
 import pg from 'pg';
+import { Pool } from 'undici';
 
 const pool = new pg.Pool({
   connectionString: process.env.DATABASE_URL,
@@ -192,6 +198,82 @@ app.get<{ Querystring: Q }>('/api/v1/carts/time-series/', async (request) => {
     params,
   );
   return rows;
+});
+
+/** The ERP, logged in once as the service account (the bench's simulator answers at once). */
+const erp = process.env.UPSTREAM_URL ? new Pool(process.env.UPSTREAM_URL) : undefined;
+async function upstream(method: string, path: string, body: unknown, token?: string, key?: string) {
+  const answer = await erp!.request({
+    method: method as 'POST',
+    path,
+    headers: {
+      'content-type': 'application/json',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(key ? { 'idempotency-key': key } : {}),
+    },
+    body: JSON.stringify(body),
+  });
+  const json = (await answer.body.json()) as Record<string, unknown>;
+  if (answer.statusCode >= 300) throw new Error(`upstream ${path}: ${answer.statusCode}`);
+  return json;
+}
+const erpToken = erp
+  ? ((
+      await upstream('POST', '/auth/token', {
+        username: process.env.UPSTREAM_ADMIN_USERNAME,
+        password: process.env.UPSTREAM_ADMIN_PASSWORD,
+      })
+    ).access_token as string)
+  : undefined;
+
+app.patch<{ Params: { id: string } }>('/api/v1/carts/:id/checkout/', async (request, reply) => {
+  const u = await user(request);
+  const id = Number(request.params.id);
+  const claimed = await pool.query(
+    `with claimed as (
+       update carts set checkout_claim = gen_random_uuid(), checkout_started_at = now(),
+         checkout_frozen = true
+       where id = $1 and user_id = $2 and not checked_out and checkout_claim is null
+         and items_count > 0
+       returning id, store_id, organization_id, customer_order_number, order_mark, reference)
+     select c.store_id, s.gln, o.organization_id, c.customer_order_number, c.order_mark,
+       c.reference, (select json_agg(json_build_object('part_number', i.part_number,
+         'quantity', i.quantity) order by i.part_number collate "C")
+         from items i where i.cart_id = c.id) as lines
+     from claimed c left join stores s on s.id = c.store_id
+     join organizations o on o.id = c.organization_id`,
+    [id, u.id],
+  );
+  const cart = claimed.rows[0];
+  if (!cart) return reply.code(409).send({ detail: 'not claimed' });
+  const order = await upstream(
+    'POST',
+    '/orders',
+    {
+      channel: cart.store_id === null ? 'warehouse' : 'store',
+      store_gln: cart.gln,
+      organization_id: cart.organization_id,
+      customer_order_number: cart.customer_order_number,
+      order_mark: cart.order_mark,
+      reference: cart.reference,
+      lines: cart.lines,
+    },
+    erpToken,
+    `cart-${id}-floor`,
+  );
+  const { rows } = await pool.query(
+    `with added as (
+       insert into checkouts (cart_id, created, order_id, order_number, timed_out)
+       values ($1, now(), $2, $3, $4) returning *
+     ), closed as (
+       update carts set checked_out = true, checkout_claim = null, checkout_started_at = null,
+         checkout_frozen = false, last_activity = now() where id = $1
+     )
+     select id, cart_id as cart, ${iso('created')} as created, order_id, order_number, timed_out
+     from added`,
+    [id, order.order_id, order.order_number, order.status === 'queued'],
+  );
+  return rows[0];
 });
 
 await app.listen({ host: '127.0.0.1', port: Number(process.env.PORT ?? 0) });

@@ -1,6 +1,7 @@
 /**
  * One scenario of load, in its own process (never in a server's event loop):
- * `tsx bench/load.ts <base url> <scenario> <plan.json>`; BENCH_SECONDS, BENCH_CONNECTIONS.
+ * `tsx bench/load.ts <base url> <scenario> <plan.json>`; BENCH_SECONDS, BENCH_CONNECTIONS,
+ * BENCH_WARMING_UP, BENCH_CHECKOUT_SHARE.
  * Each request draws its user and cart from the plan run.ts wrote; prints the figures as JSON.
  */
 import { readFileSync } from 'node:fs';
@@ -20,6 +21,9 @@ export interface Plan {
 
 const [base, scenario, planFile] = process.argv.slice(2);
 const plan = JSON.parse(readFileSync(planFile!, 'utf8')) as Plan;
+// BENCH_CHECKOUT_SHARE=k/n: this server's carts to check out, every n-th from the k-th.
+const [shareOf, shares] = (process.env.BENCH_CHECKOUT_SHARE ?? '0/1').split('/').map(Number);
+plan.checkoutCarts = plan.checkoutCarts.filter((_, i) => i % shares! === shareOf);
 const pick = <T>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
 const bearer = (token: string) => ({
   authorization: `Bearer ${token}`,

@@ -87,7 +87,7 @@ const SCENARIOS: [string, Floor[]][] = [
   ['carts/time-series/?interval=M&gln= (staff)', ['bare']],
   ['carts/time-series/?interval=M&created_after=&created_before= (staff)', ['bare']],
   ...STAFF_OVER_ALL.map((name): [string, Floor[]] => [name, []]),
-  ['PATCH carts/{id}/checkout/', []],
+  ['PATCH carts/{id}/checkout/', ['bare']],
   ['GET /healthz', []],
 ];
 
@@ -274,6 +274,9 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
         JWT_SECRET,
         PORT: String(port),
         FLOOR: kind,
+        UPSTREAM_URL: sim,
+        UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
+        UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
       });
     }
   }
@@ -296,9 +299,14 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     await client.query('select coalesce(max(id), 0)::int as n from checkouts')
   ).rows[0].n as number;
   const databaseName = new URL(url).pathname.slice(1);
-  const measured = async (base: string, name: string, connections: number) => {
+  const measured = async (
+    base: string,
+    name: string,
+    connections: number,
+    env: Record<string, string> = {},
+  ) => {
     const before = await backendTicks(client, databaseName);
-    const figures = await load(base, name, planFile, connections);
+    const figures = await load(base, name, planFile, connections, SECONDS, env);
     const after = await backendTicks(client, databaseName);
     return { ...figures, dbMs: cpuMs(before, after) / Math.max(1, figures.requests) };
   };
@@ -324,20 +332,31 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     // Warm every server on the same requests (the checkout's warm-up checks out carts of its
     // own, from the other end of the list): the first requests of a path after a start cost
     // more (the first checkouts raised the service's RSS by 20-30 MB for 0.2 s, once).
+    // Each server checks out carts of its own: the service every n-th cart of the list, the
+    // floors the ones between (a cart checked out by one would cost the other no order).
+    const share = (server: number): Record<string, string> =>
+      name.includes('checkout') && used.length > 0
+        ? { BENCH_CHECKOUT_SHARE: `${server}/${used.length + 1}` }
+        : {};
     if (WARMUP > 0) {
-      for (const base of [serviceUrl, ...used.map((f) => floors[f])]) {
-        await load(base, name, planFile, connections, WARMUP, { BENCH_WARMING_UP: '1' });
+      for (const [server, base] of [serviceUrl, ...used.map((f) => floors[f])].entries()) {
+        await load(base, name, planFile, connections, WARMUP, {
+          BENCH_WARMING_UP: '1',
+          ...share(server),
+        });
       }
     }
     // The service first in one scenario, last in the next.
     const serviceFirst = index++ % 2 === 0;
     const measuredFloors: Partial<Record<Floor, Figures & { dbMs: number }>> = {};
     const runFloors = async () => {
-      for (const f of used) measuredFloors[f] = await measured(floors[f], name, connections);
+      for (const [i, f] of used.entries()) {
+        measuredFloors[f] = await measured(floors[f], name, connections, share(i + 1));
+      }
     };
     if (!serviceFirst) await runFloors();
     const rss = sampleRss(service.pid!);
-    const figures = await measured(serviceUrl, name, connections);
+    const figures = await measured(serviceUrl, name, connections, share(0));
     const peakRssMb = rss.stop() / 1024;
     if (serviceFirst) await runFloors();
     const floor = measuredFloors.bare;

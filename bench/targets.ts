@@ -129,9 +129,11 @@ export function judge(rows: Row[], overload: OverloadRow[] = []): Verdict[] {
   }
   const checkout = row(CHECKOUT);
   if (checkout) {
+    // The floor's own rate beside it: what the machine allows the same work that day.
+    const floor = checkout.floor ? ` (the floor: ${checkout.floor.rps.toFixed(0)})` : '';
     verdicts.push({
       target: `${CHECKOUT}: ≥ ${CHECKOUTS_PER_SECOND} per second`,
-      figure: checkout.service.rps.toFixed(0),
+      figure: `${checkout.service.rps.toFixed(0)}${floor}`,
       met: checkout.service.rps >= CHECKOUTS_PER_SECOND,
     });
   }

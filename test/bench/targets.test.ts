@@ -67,6 +67,21 @@ describe('the benchmark judges the targets of issues 9 and 19', () => {
     ]);
   });
 
+  it('judges checkouts by their own rate, and names the floor’s rate beside it', () => {
+    const checkout = (service: number, floor?: number) =>
+      judge([row('PATCH carts/{id}/checkout/', service, floor)]).find((v) =>
+        v.target.startsWith('PATCH'),
+      );
+    // The bar stays 500 per second whatever the floor reached: the floor only explains a miss.
+    expect(checkout(287, 375)).toEqual({
+      target: 'PATCH carts/{id}/checkout/: ≥ 500 per second',
+      figure: '287 (the floor: 375)',
+      met: false,
+    });
+    expect(checkout(500, 400)?.met).toBe(true);
+    expect(checkout(499)?.figure).toBe('499');
+  });
+
   it('misses on a p99 over twice the floor’s and on any failed request', () => {
     const rows = [documentRow('GET carts/{id}/', 100, 100)];
     rows[0]!.service = side(100, 21, 1);
