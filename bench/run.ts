@@ -329,32 +329,39 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     if (mode === 'service' && staffOverAll && scenarioFloors.length === 0) continue;
     const connections = staffOverAll && (used.length > 0 || mode === 'service') ? 10 : 50;
     if (only && !only.split('|').some((part) => name.includes(part))) continue;
-    // Warm every server on the same requests (the checkout's warm-up checks out carts of its
-    // own, from the other end of the list): the first requests of a path after a start cost
-    // more (the first checkouts raised the service's RSS by 20-30 MB for 0.2 s, once).
     // Each server checks out carts of its own: the service every n-th cart of the list, the
     // floors the ones between (a cart checked out by one would cost the other no order).
     const share = (server: number): Record<string, string> =>
       name.includes('checkout') && used.length > 0
         ? { BENCH_CHECKOUT_SHARE: `${server}/${used.length + 1}` }
         : {};
-    if (WARMUP > 0) {
-      for (const [server, base] of [serviceUrl, ...used.map((f) => floors[f])].entries()) {
+    // Each server is warmed on the same requests right before its own timed run (the
+    // checkout's warm-up checks out carts of its own, from the other end of the list): the
+    // first requests of a path after a start cost more (the first checkouts raised the
+    // service's RSS by 20-30 MB for 0.2 s, once), and a floor's naive aggregates read the
+    // whole carts table, which leaves the next server PostgreSQL's buffers of other pages.
+    // Warmed all before any timed run, the service was always measured right after a floor's
+    // load: the staff page between dates at 2.14 ms of database time, 1.84 warmed right before
+    // (1.72 and 1.70 alone; 1M carts, the same hour).
+    const warm = async (base: string, server: number) => {
+      if (WARMUP > 0) {
         await load(base, name, planFile, connections, WARMUP, {
           BENCH_WARMING_UP: '1',
           ...share(server),
         });
       }
-    }
+    };
     // The service first in one scenario, last in the next.
     const serviceFirst = index++ % 2 === 0;
     const measuredFloors: Partial<Record<Floor, Figures & { dbMs: number }>> = {};
     const runFloors = async () => {
       for (const [i, f] of used.entries()) {
+        await warm(floors[f], i + 1);
         measuredFloors[f] = await measured(floors[f], name, connections, share(i + 1));
       }
     };
     if (!serviceFirst) await runFloors();
+    await warm(serviceUrl, 0);
     const rss = sampleRss(service.pid!);
     const figures = await measured(serviceUrl, name, connections, share(0));
     const peakRssMb = rss.stop() / 1024;
