@@ -202,9 +202,9 @@ app.get<{ Querystring: Q }>('/api/v1/carts/time-series/', async (request) => {
 
 /** The ERP, logged in once as the service account (the bench's simulator answers at once). */
 const erp = process.env.UPSTREAM_URL ? new Pool(process.env.UPSTREAM_URL) : undefined;
-async function upstream(method: string, path: string, body: unknown, token?: string, key?: string) {
+async function post(path: string, body: unknown, token?: string, key?: string) {
   const answer = await erp!.request({
-    method: method as 'POST',
+    method: 'POST',
     path,
     headers: {
       'content-type': 'application/json',
@@ -219,7 +219,7 @@ async function upstream(method: string, path: string, body: unknown, token?: str
 }
 const erpToken = erp
   ? ((
-      await upstream('POST', '/auth/token', {
+      await post('/auth/token', {
         username: process.env.UPSTREAM_ADMIN_USERNAME,
         password: process.env.UPSTREAM_ADMIN_PASSWORD,
       })
@@ -246,8 +246,7 @@ app.patch<{ Params: { id: string } }>('/api/v1/carts/:id/checkout/', async (requ
   );
   const cart = claimed.rows[0];
   if (!cart) return reply.code(409).send({ detail: 'not claimed' });
-  const order = await upstream(
-    'POST',
+  const order = await post(
     '/orders',
     {
       channel: cart.store_id === null ? 'warehouse' : 'store',
@@ -259,6 +258,7 @@ app.patch<{ Params: { id: string } }>('/api/v1/carts/:id/checkout/', async (requ
       lines: cart.lines,
     },
     erpToken,
+    // `cart-<id>-…` as the service's: the bench's data check reads the cart from the key.
     `cart-${id}-floor`,
   );
   const { rows } = await pool.query(
