@@ -8,7 +8,6 @@ import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import { lockDataDir } from './data-dir-lock.js';
 import { GuardedPool, sessionSettings } from './pool.js';
 import * as schema from './schema.js';
 import type { Run, Statement } from './statement.js';
@@ -212,14 +211,17 @@ async function openPglite(
   lockRole = 'another process',
 ): Promise<Database> {
   if (dataDir) mkdirSync(dataDir, { recursive: true });
+  // Loaded only for the embedded database: a server-backed instance never holds them in
+  // memory (the lock's native addon neither).
+  const [{ lockDataDir }, { PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] =
+    await Promise.all([
+      import('./data-dir-lock.js'),
+      import('@electric-sql/pglite'),
+      import('drizzle-orm/pglite'),
+      import('drizzle-orm/pglite/migrator'),
+    ]);
   // Single-process: a second process on the same files would corrupt them.
   const unlock = dataDir ? lockDataDir(dataDir, lockRole) : () => {};
-  // Loaded only for the embedded database: a server-backed instance never holds it in memory.
-  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
-    import('@electric-sql/pglite'),
-    import('drizzle-orm/pglite'),
-    import('drizzle-orm/pglite/migrator'),
-  ]);
   let client: PGlite;
   try {
     client = await PGlite.create({

@@ -1,23 +1,30 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import {
+  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readFileSync,
+  renameSync,
   rmSync,
-  utimesSync,
+  symlinkSync,
   writeFileSync,
 } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DataDirInUse, LOCK_FILE, lockDataDir } from '../../src/db/data-dir-lock.js';
+import { runProcess } from '../helpers/process.js';
 
 /**
- * The embedded database's directory lock: a live holder refuses every other opener (naming
- * it), a lock left by a dead process or an empty one left long ago is taken over, and a lock
- * being written is never mistaken for a stale one.
+ * The embedded database's directory lock, between processes as it is used: exactly one of
+ * several openers starting at the same instant wins, with or without a lock left behind; a
+ * live holder refuses every other opener, naming it; a dead one's lock is taken over whatever
+ * host name it wrote; the admin command is refused while the service holds DATA_DIR.
  */
 const root = mkdtempSync(join(tmpdir(), 'data-dir-lock-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -29,70 +36,205 @@ const fresh = () => {
   return dir;
 };
 const lockOf = (dir: string) => join(dir, LOCK_FILE);
+const openerScript = fileURLToPath(new URL('../helpers/lock-opener.ts', import.meta.url));
 
-/** A live process other than this one (its pid is alive until killed). */
-async function liveProcess() {
-  const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-  await once(child, 'spawn');
-  return child;
+/** A process of its own that takes and releases locks on command (test/helpers/lock-opener.ts). */
+class Opener {
+  private readonly answers: string[] = [];
+  private waiting?: (line: string) => void;
+  readonly exited: Promise<unknown>;
+
+  private constructor(readonly child: ChildProcess) {
+    this.exited = once(child, 'exit');
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      if (this.waiting) {
+        const resolve = this.waiting;
+        this.waiting = undefined;
+        resolve(line);
+      } else this.answers.push(line);
+    });
+  }
+
+  static async start(): Promise<Opener> {
+    const child = spawn(process.execPath, ['--import', 'tsx', openerScript], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const opener = new Opener(child);
+    expect(await opener.next()).toBe('ready');
+    return opener;
+  }
+
+  get pid(): number {
+    return this.child.pid!;
+  }
+
+  next(): Promise<string> {
+    const line = this.answers.shift();
+    if (line !== undefined) return Promise.resolve(line);
+    return new Promise((resolve) => {
+      this.waiting = resolve;
+    });
+  }
+
+  send(command: object): void {
+    this.child.stdin!.write(`${JSON.stringify(command)}\n`);
+  }
+
+  lock(dir: string, role: string, at = 0): Promise<string> {
+    this.send({ lock: dir, role, at });
+    return this.next();
+  }
+
+  async release(): Promise<void> {
+    this.send({ release: true });
+    expect(await this.next()).toBe('released');
+  }
+
+  async kill(): Promise<void> {
+    this.child.kill('SIGKILL');
+    await this.exited;
+  }
 }
 
+/** A pid no process has now (a child that exited). */
+async function deadPid(): Promise<number> {
+  const child = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
+  await once(child, 'exit');
+  return child.pid!;
+}
+
+const inUseBy = (role: string, pid: number, host = hostname()) =>
+  new RegExp(`in use by ${role} \\(pid ${pid}\\) on host ${host};`);
+
 describe('the data directory lock', () => {
-  it('refuses a second opener while the holder lives, naming it; takes over once it died', async () => {
+  it('is won by exactly one of four processes opening at the same instant, over no lock, a dead one of this host, of another', {
+    timeout: 120_000,
+  }, async () => {
+    const openers = await Promise.all([1, 2, 3, 4].map(() => Opener.start()));
+    const dead = await deadPid();
+    // A dead holder of this host twice as often: the old takeover let two in there, 7 of 150.
+    const leftBehind = [
+      undefined,
+      `${dead} ${hostname()} the service\n`,
+      `${dead} a-container-gone-since the service\n`,
+      `${dead} ${hostname()} the service\n`,
+    ];
+    const winners: number[] = [];
+    const wrong: string[] = [];
+    let leftOver = 0;
+    try {
+      const started = Date.now();
+      // 150 trials, or as many as fit in 20 s on a loaded machine.
+      for (let trial = 0; trial < 150 && Date.now() - started < 20_000; trial++) {
+        const dir = fresh();
+        const left = leftBehind[trial % leftBehind.length];
+        if (left) writeFileSync(lockOf(dir), left);
+        const at = Date.now() + 30;
+        const answers = await Promise.all(openers.map((o) => o.lock(dir, 'racer', at)));
+        const won = answers.flatMap((a, i) => (a === 'won' ? [openers[i]] : []));
+        winners.push(won.length);
+        // Each refused opener names the winner, from the text it wrote.
+        for (const answer of answers.filter((a) => a !== 'won')) {
+          if (won.length !== 1 || !inUseBy('racer', won[0].pid).test(answer)) wrong.push(answer);
+        }
+        await Promise.all(openers.map((o) => o.release()));
+        if (existsSync(lockOf(dir))) leftOver += 1;
+      }
+    } finally {
+      await Promise.all(openers.map((o) => o.kill()));
+    }
+    expect(winners.length).toBeGreaterThanOrEqual(30);
+    expect(winners.filter((w) => w !== 1)).toEqual([]);
+    expect(wrong).toEqual([]);
+    expect(leftOver).toBe(0);
+  });
+
+  it('refuses every opener while its holder lives, naming it; takes over once it was killed', async () => {
     const dir = fresh();
-    const holder = await liveProcess();
-    writeFileSync(lockOf(dir), `${holder.pid} ${hostname()} the service\n`);
-    expect(() => lockDataDir(dir, 'ordering-admin backup')).toThrow(DataDirInUse);
-    expect(() => lockDataDir(dir, 'ordering-admin backup')).toThrow(
-      new RegExp(`in use by the service \\(pid ${holder.pid}\\)`),
-    );
-    holder.kill('SIGKILL');
-    await once(holder, 'exit');
+    const service = await Opener.start();
+    try {
+      expect(await service.lock(dir, 'the service')).toBe('won');
+      expect(readFileSync(lockOf(dir), 'utf8')).toBe(`${service.pid} ${hostname()} the service\n`);
+      expect(() => lockDataDir(dir, 'ordering-admin backup')).toThrow(DataDirInUse);
+      expect(() => lockDataDir(dir, 'ordering-admin backup')).toThrow(
+        inUseBy('the service', service.pid),
+      );
+      // Another process too, and the same process a second time.
+      const other = await Opener.start();
+      expect(await other.lock(dir, 'x')).toMatch(inUseBy('the service', service.pid));
+      await other.kill();
+      expect(await service.lock(dir, 'the service')).toMatch(inUseBy('the service', service.pid));
+    } finally {
+      await service.kill();
+    }
+    // SIGKILL: no release ran, the file and its text are still there; the kernel let go.
+    expect(readFileSync(lockOf(dir), 'utf8')).toContain(`${service.pid} `);
     const release = lockDataDir(dir, 'ordering-admin backup');
     expect(readFileSync(lockOf(dir), 'utf8')).toBe(
       `${process.pid} ${hostname()} ordering-admin backup\n`,
     );
     release();
     expect(existsSync(lockOf(dir))).toBe(false);
-  });
-
-  it('refuses a lock of another host (a shared volume) and never releases one it does not hold', () => {
-    const dir = fresh();
-    writeFileSync(lockOf(dir), '4242 another-host the service\n');
-    expect(() => lockDataDir(dir, 'x')).toThrow(/on host another-host/);
-    const mine = fresh();
-    const release = lockDataDir(mine, 'the service');
-    // A later opener took it over (after a crash, say): the release leaves it alone.
-    writeFileSync(lockOf(mine), `999999 ${hostname()} someone else\n`);
     release();
-    expect(readFileSync(lockOf(mine), 'utf8')).toContain('someone else');
   });
 
-  it('waits for a lock being written instead of taking it over; an empty one left long ago is stale', async () => {
+  it('takes over a lock whose text names another host and a dead pid (a container re-created)', async () => {
     const dir = fresh();
-    // Created but not yet written: its creator (another process) is between open and write.
-    writeFileSync(lockOf(dir), '');
-    const writer = spawn(
-      process.execPath,
-      [
-        '-e',
-        `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(lockOf(dir))}, process.pid + ' ' + require('os').hostname() + ' the service\\n'), 100); setInterval(() => {}, 1000)`,
-      ],
-      { stdio: 'ignore' },
-    );
-    await once(writer, 'spawn');
-    try {
-      // Waits for the content, then finds a live holder: refused, not taken over.
-      expect(() => lockDataDir(dir, 'x')).toThrow(new RegExp(`pid ${writer.pid}`));
-    } finally {
-      writer.kill('SIGKILL');
-    }
-    const old = fresh();
-    writeFileSync(lockOf(old), '');
-    const past = (Date.now() - 60_000) / 1000;
-    utimesSync(lockOf(old), past, past);
-    const release = lockDataDir(old, 'the service');
-    expect(readFileSync(lockOf(old), 'utf8')).toContain('the service');
+    writeFileSync(lockOf(dir), `${await deadPid()} 3f1c2a9b7d04 the service\n`);
+    const release = lockDataDir(dir, 'the service');
+    expect(readFileSync(lockOf(dir), 'utf8')).toBe(`${process.pid} ${hostname()} the service\n`);
+    release();
+    // Nor does a live pid of this host in the text count: only the kernel's lock does.
+    writeFileSync(lockOf(dir), `${process.ppid} ${hostname()} the service\n`);
+    lockDataDir(dir, 'the service')();
+  });
+
+  it('never removes a lock file that is no longer its own; follows no symlink', async () => {
+    const dir = fresh();
+    const release = lockDataDir(dir, 'the service');
+    // Replaced by hand while held: the release leaves the new file alone.
+    writeFileSync(join(dir, 'other'), 'someone else\n');
+    renameSync(join(dir, 'other'), lockOf(dir));
+    release();
+    expect(readFileSync(lockOf(dir), 'utf8')).toBe('someone else\n');
+
+    const linked = fresh();
+    const target = join(linked, 'target');
+    writeFileSync(target, 'not a lock\n');
+    symlinkSync(target, lockOf(linked));
+    expect(() => lockDataDir(linked, 'the service')).toThrow(/ELOOP/);
+    expect(readFileSync(target, 'utf8')).toBe('not a lock\n');
+  });
+
+  it('refuses the admin command while the service holds DATA_DIR, and lets it in once the service was killed', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = fresh();
+    const bin = fileURLToPath(new URL('../../bin/ordering-admin.js', import.meta.url));
+    // Not a backup: the restore takes the lock first, then finds that out.
+    const file = join(dir, 'not-a-backup.tar.gz');
+    writeFileSync(file, 'not a tarball');
+    const { DATABASE_URL: _, ...rest } = process.env;
+    const env = { ...rest, NODE_ENV: 'development', LOG_LEVEL: 'warn', DATA_DIR: dir };
+    const service = await Opener.start();
+    expect(await service.lock(dir, 'the service')).toBe('won');
+    const refused = await runProcess(process.execPath, [bin, 'restore', file], { env });
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toMatch(/^error: [^\n]+\n$/);
+    expect(refused.stderr).toMatch(inUseBy('the service', service.pid));
+    await service.kill();
+    const admitted = await runProcess(process.execPath, [bin, 'restore', file], { env });
+    expect(admitted.code).not.toBe(0);
+    expect(admitted.stderr).toMatch(/is not a backup of the embedded database/);
+    expect(existsSync(lockOf(dir))).toBe(false);
+  });
+  // A lock of the open file description: closing another descriptor of the file (the trap of
+  // plain POSIX locks, which a process loses on any close) takes nothing away.
+  it('is not released by another descriptor of the same file being closed', () => {
+    const dir = fresh();
+    const release = lockDataDir(dir, 'the service');
+    closeSync(openSync(lockOf(dir), 'r'));
+    expect(() => lockDataDir(dir, 'x')).toThrow(inUseBy('the service', process.pid));
     release();
   });
 });
