@@ -161,6 +161,32 @@ describe('the data directory lock', () => {
     expect(leftOver).toBe(0);
   });
 
+  it('is held by one process at a time while four take and release it over and over', {
+    timeout: 120_000,
+  }, async () => {
+    const dir = fresh();
+    const openers = await Promise.all([1, 2, 3, 4].map(() => Opener.start()));
+    try {
+      for (const opener of openers) opener.send({ churn: dir, rounds: 2000 });
+      const answers = await Promise.all(openers.map((o) => o.next()));
+      const counts = answers.map((a) =>
+        a
+          .match(/^churned (\d+) (\d+)$/)
+          ?.slice(1)
+          .map(Number),
+      );
+      expect(
+        counts.every((c) => c !== undefined),
+        answers.join('; '),
+      ).toBe(true);
+      // Releases removed the file while others had it open: they found it gone and opened anew.
+      expect(counts.reduce((sum, c) => sum + c![0], 0)).toBeGreaterThan(100);
+      expect(counts.map((c) => c![1])).toEqual([0, 0, 0, 0]);
+    } finally {
+      await Promise.all(openers.map((o) => o.kill()));
+    }
+  });
+
   it('refuses every opener while its holder lives, naming it; takes over once it was killed', async () => {
     const dir = fresh();
     const service = await Opener.start();

@@ -1,3 +1,5 @@
+import { closeSync, openSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { DataDirInUse, lockDataDir } from '../../src/db/data-dir-lock.js';
 
@@ -8,6 +10,9 @@ import { DataDirInUse, lockDataDir } from '../../src/db/data-dir-lock.js';
  * - `{"lock": dir, "role": r, "at": ms}`: waits (spinning) until the epoch time `at`, so that
  *   several processes try at the same instant, then answers `won`, or `lost <message>`
  *   when refused (DataDirInUse), or `error <message>`.
+ * - `{"churn": dir, "rounds": n}`: n times, takes the lock of dir when it can and, while it
+ *   holds it, creates and removes `dir/holding` exclusively; answers `churned <wins> <overlaps>`,
+ *   an overlap being a `holding` file already there (another process held the lock too).
  * - `{"release": true}`: releases what it holds, answers `released`.
  */
 let release: (() => void) | undefined;
@@ -16,8 +21,36 @@ const answer = (line: string) => process.stdout.write(`${line.replace(/\n/g, ' '
 
 process.stdout.write('ready\n');
 for await (const line of createInterface({ input: process.stdin })) {
-  const command = JSON.parse(line) as { lock?: string; role?: string; at?: number };
-  if (command.lock) {
+  const command = JSON.parse(line) as {
+    lock?: string;
+    role?: string;
+    at?: number;
+    churn?: string;
+    rounds?: number;
+  };
+  if (command.churn) {
+    const holding = join(command.churn, 'holding');
+    let wins = 0;
+    let overlaps = 0;
+    for (let round = 0; round < (command.rounds ?? 0); round++) {
+      let held: () => void;
+      try {
+        held = lockDataDir(command.churn, 'a churner');
+      } catch (error) {
+        if (error instanceof DataDirInUse) continue;
+        throw error;
+      }
+      wins += 1;
+      try {
+        closeSync(openSync(holding, 'wx'));
+        unlinkSync(holding);
+      } catch {
+        overlaps += 1;
+      }
+      held();
+    }
+    answer(`churned ${wins} ${overlaps}`);
+  } else if (command.lock) {
     while (now() < (command.at ?? 0)) {
       // Spinning: a timer would wake each process at a different millisecond.
     }
