@@ -167,7 +167,7 @@ describe('the data directory lock', () => {
     const dir = fresh();
     const openers = await Promise.all([1, 2, 3, 4].map(() => Opener.start()));
     try {
-      for (const opener of openers) opener.send({ churn: dir, rounds: 2000 });
+      for (const opener of openers) opener.send({ churn: dir, rounds: 1000 });
       const answers = await Promise.all(openers.map((o) => o.next()));
       const counts = answers.map((a) =>
         a
