@@ -78,7 +78,9 @@ function throughDoor<T>(fd: number, file: string, work: () => T): T {
 function holderNamed(fd: number): string {
   const buffer = Buffer.alloc(1024);
   const length = readSync(fd, buffer, 0, buffer.length, 0);
-  const [pid, host, ...role] = buffer.subarray(0, length).toString('utf8').trim().split(' ');
+  // Printable ASCII only: the message is one line of the admin command's stderr.
+  const text = buffer.subarray(0, length).toString('latin1').trim();
+  const [pid, host, ...role] = text.replace(/[^\x20-\x7e]/g, '?').split(' ');
   if (!pid) return 'a process (its lock file names none)';
   return `${role.join(' ') || 'a process'} (pid ${pid}) on host ${host}`;
 }

@@ -216,6 +216,24 @@ describe('the data directory lock', () => {
     release();
   });
 
+  it('names the holder in one line of printable text, whatever its file holds', async () => {
+    const dir = fresh();
+    const holder = await Opener.start();
+    try {
+      expect(await holder.lock(dir, 'the\nservice\u001b[2J')).toBe('won');
+      let message = '';
+      try {
+        lockDataDir(dir, 'x');
+      } catch (error) {
+        message = (error as Error).message;
+      }
+      expect(message).toMatch(/in use by the\?service\?\[2J \(pid \d+\) on host /);
+      expect(message).toMatch(/^[\x20-\x7e]+$/);
+    } finally {
+      await holder.kill();
+    }
+  });
+
   it('takes over a lock whose text names another host and a dead pid (a container re-created)', async () => {
     const dir = fresh();
     writeFileSync(lockOf(dir), `${await deadPid()} 3f1c2a9b7d04 the service\n`);
