@@ -85,11 +85,14 @@ const CLOSE_TIMEOUT_MS = 5000;
  * Closes the user's open notification sockets on every running instance, and says how.
  * With REDIS_URL: a close message through Redis, waited for (bounded); every instance
  * closes them at once. Without Redis, or when Redis does not take it: each instance's
- * heartbeat finds the ended session and closes them within WS_HEARTBEAT_SECONDS.
+ * heartbeat finds the ended session and closes them within WS_HEARTBEAT_SECONDS. That is
+ * the service's setting, which this process does not see (its own environment may say
+ * otherwise): the message names the setting and its default, not a number of its own.
  */
 async function closeSockets(userId: number): Promise<string> {
   const config = loadConfig();
-  const heartbeat = `at each instance's next heartbeat (within WS_HEARTBEAT_SECONDS, ${config.wsHeartbeatSeconds} s)`;
+  const heartbeat =
+    "at each instance's next heartbeat (within the service's WS_HEARTBEAT_SECONDS, 30 s unless set otherwise)";
   if (!config.redisUrl) return `open notification sockets close ${heartbeat}`;
   try {
     await publishSessionsEnded(config.redisUrl, [userId], CLOSE_TIMEOUT_MS);
