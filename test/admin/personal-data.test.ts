@@ -1,6 +1,10 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdminError, grantRole } from '../../src/admin/commands.js';
+import { readErasures } from '../../src/admin/erasure-journal.js';
 import { eraseUser, exportUser } from '../../src/admin/personal-data.js';
 import { carts, checkouts, restoreCodes, shoppingLists, users } from '../../src/db/schema.js';
 import { PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
@@ -191,6 +195,34 @@ describe('users erase', () => {
     await expect(grantRole(db, done.tombstone, 'admin', ctx.clock.nowMicros())).rejects.toThrow(
       /names an erased user/,
     );
+  });
+});
+
+describe('the erasure journal', () => {
+  it('an erasure that cannot be recorded is not made; a record cut by a crash is skipped, any other bad line refused', async () => {
+    const db = ctx.database.db;
+    const dir = mkdtempSync(join(tmpdir(), 'ordering-journal-'));
+    // A journal under a plain file cannot be written, whoever runs the command.
+    writeFileSync(join(dir, 'file'), '');
+    await expect(
+      eraseUser(db, 'carla', { ...now(), journal: join(dir, 'file', 'erasures.jsonl') }),
+    ).rejects.toThrow(/cannot record the erasure in .*; nothing was erased/);
+    expect(await exportUser(db, 'carla', 'x')).toMatchObject({ user: { username: 'carla' } });
+
+    const journal = join(dir, 'erasures.jsonl');
+    const done = await eraseUser(db, 'carla', { ...now(), journal });
+    const [line] = readFileSync(journal, 'utf8').split('\n');
+    expect(JSON.parse(line)).toEqual({
+      id: done.id,
+      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      erased_at: expect.any(String),
+    });
+    writeFileSync(journal, `${line}\n{"id":4,"crea`, { flag: 'w' });
+    expect(readErasures(journal)).toEqual([JSON.parse(line)]);
+    writeFileSync(journal, `{"id":"x"}\n${line}\n`);
+    expect(() => readErasures(journal)).toThrow(/erasures.jsonl line 1 is not an erasure record/);
+    expect(readErasures(join(dir, 'none.jsonl'))).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
 
