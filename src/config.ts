@@ -11,6 +11,11 @@ export interface Config {
   /** true when DATABASE_URL is `memory://`: embedded, gone at exit. */
   inMemory: boolean;
   dataDir: string;
+  /**
+   * ERASURE_JOURNAL: where `users erase` records erasures for a restore to apply again
+   * (default DATA_DIR/erasures.jsonl; none with memory://).
+   */
+  erasureJournal: string | undefined;
   redisUrl: string | undefined;
   upstreamUrl: string | undefined;
   upstreamAdminUsername: string | undefined;
@@ -319,6 +324,11 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     inMemory,
     dataDir,
+    erasureJournal: env.ERASURE_JOURNAL
+      ? resolve(env.ERASURE_JOURNAL)
+      : inMemory
+        ? undefined
+        : join(dataDir, 'erasures.jsonl'),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     upstreamUrl,
     upstreamAdminUsername,

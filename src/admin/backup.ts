@@ -61,7 +61,12 @@ export async function backupPglite(dataDir: string, file: string): Promise<numbe
 export async function restorePglite(
   dataDir: string,
   file: string,
-  options: { replace?: boolean; now: Date },
+  options: {
+    replace?: boolean;
+    now: Date;
+    /** Run on the restored database before it is put in place (the erasures applied again). */
+    prepare?: (database: Database) => Promise<void>;
+  },
 ): Promise<{ replacedTo?: string; schema: SchemaStatus }> {
   let data: Buffer;
   try {
@@ -82,21 +87,20 @@ export async function restorePglite(
     mkdirSync(join(staging, 'pglite'), { recursive: true });
     let schema: SchemaStatus;
     try {
-      // A directory of its own, which the lock of DATA_DIR does not cover: no lock there.
-      const { PGlite } = await import('@electric-sql/pglite');
-      const client = await PGlite.create({
-        dataDir: join(staging, 'pglite'),
+      // A directory of its own (with a lock of its own, inside it), removed below.
+      const database = await openDatabase({
+        dataDir: staging,
         loadDataDir: new Blob([new Uint8Array(data)]),
+        lockRole: 'ordering-admin restore',
       }).catch((error: unknown) => {
         throw new AdminError(`${file} is not a backup of the embedded database: ${error}`);
       });
       try {
-        schema = await schemaStatusOf((text) =>
-          client.query(text).then((r) => r.rows as Record<string, unknown>[]),
-        );
-        await client.query('checkpoint');
+        await options.prepare?.(database);
+        schema = await schemaStatus(database);
+        await database.run(statement('checkpoint'), []);
       } finally {
-        await client.close();
+        await database.close();
       }
     } catch (error) {
       rmSync(staging, { recursive: true, force: true });

@@ -38,6 +38,7 @@ export async function grantRole(
   checkRole(role);
   await db.transaction(async (tx) => {
     const id = await ensureUser(tx, username, nowMicros);
+    if (id === undefined) throw new AdminError(`${q(username)} names an erased user`);
     await setRole(tx, id, role, true, nowMicros);
   });
 }
@@ -60,7 +61,7 @@ export async function revokeRole(
 }
 
 /** Sets the flag, recording a change (only a change) in the audit trail. */
-async function setRole(tx: Db, id: number, role: Role, on: boolean, nowMicros: number) {
+export async function setRole(tx: Db, id: number, role: Role, on: boolean, nowMicros: number) {
   const column = role === 'admin' ? users.isAdmin : users.isStaff;
   const field = role === 'admin' ? 'is_admin' : 'is_staff';
   const [old] = await tx

@@ -20,7 +20,8 @@ import {
   upsertStore,
 } from './commands.js';
 import { seedDemoCarts } from './demo-carts.js';
-import { eraseUser, exportUser } from './personal-data.js';
+import { readErasures } from './erasure-journal.js';
+import { eraseUser, exportUser, type Replay, reapplyErasures } from './personal-data.js';
 
 /**
  * Opens the configured database, migrates it (a fresh DATA_DIR works) unless told not to,
@@ -63,6 +64,20 @@ function embeddedDataDir(command: string): string {
   return config.dataDir;
 }
 
+/** The erasure journal of the settings (ERASURE_JOURNAL), or an AdminError with memory://. */
+function erasureJournal(): string {
+  const journal = loadConfig().erasureJournal;
+  if (!journal) throw new AdminError('DATABASE_URL=memory:// keeps no erasure journal');
+  return journal;
+}
+
+/** One line on what a replay of the erasure journal did. */
+function replayLine(journal: string, replay: Replay | undefined): string {
+  if (!replay) return `no erasures recorded in ${journal}`;
+  const total = replay.erased + replay.alreadyErased + replay.absent;
+  return `${total} erasures recorded in ${journal}: ${replay.erased} applied again, ${replay.alreadyErased} already applied, ${replay.absent} of people not in this database`;
+}
+
 /** How long the command waits for Redis to take the close message. */
 const CLOSE_TIMEOUT_MS = 5000;
 
@@ -70,11 +85,14 @@ const CLOSE_TIMEOUT_MS = 5000;
  * Closes the user's open notification sockets on every running instance, and says how.
  * With REDIS_URL: a close message through Redis, waited for (bounded); every instance
  * closes them at once. Without Redis, or when Redis does not take it: each instance's
- * heartbeat finds the ended session and closes them within WS_HEARTBEAT_SECONDS.
+ * heartbeat finds the ended session and closes them within WS_HEARTBEAT_SECONDS. That is
+ * the service's setting, which this process does not see (its own environment may say
+ * otherwise): the message names the setting and its default, not a number of its own.
  */
 async function closeSockets(userId: number): Promise<string> {
   const config = loadConfig();
-  const heartbeat = `at each instance's next heartbeat (within WS_HEARTBEAT_SECONDS, ${config.wsHeartbeatSeconds} s)`;
+  const heartbeat =
+    "at each instance's next heartbeat (within the service's WS_HEARTBEAT_SECONDS, 30 s unless set otherwise)";
   if (!config.redisUrl) return `open notification sockets close ${heartbeat}`;
   try {
     await publishSessionsEnded(config.redisUrl, [userId], CLOSE_TIMEOUT_MS);
@@ -162,12 +180,24 @@ function buildProgram(): Command {
     .argument('<file>')
     .option('--replace', 'keep an existing database aside (pglite.replaced-<time>) and restore')
     .action(async (file: string, opts: { replace?: boolean }) => {
-      const result = await restorePglite(embeddedDataDir('restore'), file, {
+      const dataDir = embeddedDataDir('restore');
+      const journal = erasureJournal();
+      let replay: Replay | undefined;
+      const result = await restorePglite(dataDir, file, {
         replace: opts.replace,
         now: new Date(),
+        // The backup may predate erasures: they are applied again before it is put in place.
+        prepare: async (database) => {
+          const records = readErasures(journal);
+          if (records.length === 0) return;
+          await database.migrate();
+          replay = await reapplyErasures(database.db, records, systemClock.nowMicros());
+        },
       });
       const aside = result.replacedTo ? `; the previous database kept in ${result.replacedTo}` : '';
-      process.stdout.write(`restored ${file}${aside}; ${result.schema.message}\n`);
+      process.stdout.write(
+        `restored ${file}${aside}; ${replayLine(journal, replay)}; ${result.schema.message}\n`,
+      );
     });
 
   const usersCmd = program.command('users').description('user roles');
@@ -210,9 +240,26 @@ function buildProgram(): Command {
     .argument('<username>')
     .action((username: string) =>
       withDb(async (db) => {
-        const done = await eraseUser(db, username);
+        const journal = erasureJournal();
+        const done = await eraseUser(db, username, { nowMicros: systemClock.nowMicros(), journal });
         const sockets = await closeSockets(done.id);
-        return `erased ${username}: now ${done.tombstone}; ${done.shoppingLists} shopping lists deleted, ${done.carts} carts kept without the person; every session ended; ${sockets}`;
+        return `erased ${username}: now ${done.tombstone}; ${done.shoppingLists} shopping lists deleted, ${done.carts} carts kept without the person; every session ended; recorded in ${journal} (applied again after a restore); ${sockets}`;
+      }),
+    );
+  usersCmd
+    .command('reapply-erasures')
+    .description(
+      'apply the erasures of ERASURE_JOURNAL again (after restoring a PostgreSQL backup; restore does it for the embedded database)',
+    )
+    .action(() =>
+      withDb(async (db) => {
+        const journal = erasureJournal();
+        const records = readErasures(journal);
+        const replay =
+          records.length === 0
+            ? undefined
+            : await reapplyErasures(db, records, systemClock.nowMicros());
+        return replayLine(journal, replay);
       }),
     );
   usersCmd

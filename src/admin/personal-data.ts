@@ -2,6 +2,8 @@ import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { auditEventsPage } from '../audit/queries.js';
 import { endSessions } from '../auth/sessions.js';
+import { tombstone } from '../auth/users.js';
+import { formatDbTimestamp, formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import {
   auditEvents,
@@ -23,16 +25,13 @@ import {
   wsCodes,
 } from '../db/schema.js';
 import { accountOf } from '../users/restore.js';
-import { AdminError } from './commands.js';
+import { AdminError, setRole } from './commands.js';
+import { appendErasure, type ErasureRecord } from './erasure-journal.js';
 
 /**
  * What the service holds about one person, and its erasure (docs/decisions/0009). The ERP
  * is the system of record for customers and orders; this covers the service's own tables.
  */
-
-/** The username an erased user's row keeps: no ERP username holds a colon. */
-export const tombstone = (id: number) => `erased:${id}`;
-const isTombstone = (username: string) => /^erased:\d+$/.test(username);
 
 async function findUser(db: Db, username: string) {
   const [user] = await db.select().from(users).where(eq(users.username, username));
@@ -251,51 +250,110 @@ export interface Erasure {
   carts: number;
 }
 
+type UserRow = typeof users.$inferSelect;
+
 /**
- * Erases a user in one transaction: the profile's personal fields emptied and the username
- * replaced by a tombstone (tokens name the username, so every token issued before stops
- * working: src/http/auth.ts), memberships, shopping lists, restore codes, notification
- * codes and idempotency answers deleted; carts, lines, checkout records and controls kept
- * for bookkeeping and for the statistics, owned by the tombstone, with the free-text mark
- * and reference of each cart emptied. Counted cart columns are not touched: the rollups
- * stay exact.
+ * Erases a user in one transaction: the profile's personal fields emptied, the row marked
+ * erased (no login matches it again: src/auth/users.ts) and the username replaced by a
+ * tombstone, every session ended, roles taken away (each with its audit event),
+ * memberships, shopping lists, restore codes, notification codes and idempotency answers
+ * deleted; carts, lines, checkout records and controls kept for bookkeeping and for the
+ * statistics, owned by the tombstone, with the free-text mark and reference of each cart
+ * emptied. Counted cart columns are not touched: the rollups stay exact. With `journal`,
+ * the erasure is recorded there (src/admin/erasure-journal.ts) before it commits, so that
+ * a restore of an older backup applies it again; a journal that cannot be written leaves
+ * the user as they were.
  */
-export async function eraseUser(db: Db, username: string): Promise<Erasure> {
-  if (isTombstone(username)) throw new AdminError(`${username} is already erased`);
+export async function eraseUser(
+  db: Db,
+  username: string,
+  options: { nowMicros: number; journal?: string },
+): Promise<Erasure> {
   return db.transaction(async (tx) => {
     const user = await findUser(tx, username);
-    const name = tombstone(user.id);
-    // Every token and unused WebSocket code of the person dies with the erasure.
-    await endSessions(tx, user.id);
-    await tx
-      .update(users)
-      .set({
-        username: name,
-        email: '',
-        firstName: '',
-        lastName: '',
-        telephone: '',
-        reference: null,
-        isStaff: false,
-        isAdmin: false,
-        lastLogin: null,
-      })
-      .where(eq(users.id, user.id));
-    await tx.delete(memberships).where(eq(memberships.userId, user.id));
-    const lists = await tx
-      .delete(shoppingLists)
-      .where(eq(shoppingLists.userId, user.id))
-      .returning({ id: shoppingLists.id });
-    await tx.delete(restoreCodes).where(eq(restoreCodes.username, user.username));
-    // The daily counts of failed logins are keyed by the username.
-    await tx.delete(loginFailures).where(eq(loginFailures.account, accountOf(user.username)));
-    await tx.delete(wsCodes).where(eq(wsCodes.userId, user.id));
-    await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, user.id));
-    const kept = await tx
-      .update(carts)
-      .set({ orderMark: '', reference: null })
-      .where(and(eq(carts.userId, user.id)))
-      .returning({ id: carts.id });
-    return { id: user.id, tombstone: name, shoppingLists: lists.length, carts: kept.length };
+    if (user.erasedAt !== null) throw new AdminError(`${username} is already erased`);
+    const done = await eraseRow(tx, user, options.nowMicros);
+    if (options.journal) {
+      appendErasure(options.journal, {
+        id: user.id,
+        created: formatDbTimestamp(user.created) as string,
+        erased_at: formatMicros(options.nowMicros),
+      });
+    }
+    return done;
   });
+}
+
+/** What a replay of the journal did: erased again, found erased, or not in this database. */
+export interface Replay {
+  erased: number;
+  alreadyErased: number;
+  absent: number;
+}
+
+/**
+ * Applies the journal's erasures again (after a restore): each to the row with the record's
+ * id and creation time, unless already erased. A row with the id but another creation time
+ * is someone else (ids are re-used after restoring an older backup) and is left alone.
+ */
+export async function reapplyErasures(
+  db: Db,
+  records: ErasureRecord[],
+  nowMicros: number,
+): Promise<Replay> {
+  const result: Replay = { erased: 0, alreadyErased: 0, absent: 0 };
+  for (const record of records) {
+    await db.transaction(async (tx) => {
+      const [user] = await tx
+        .select()
+        .from(users)
+        .where(and(eq(users.id, record.id), eq(users.created, record.created)))
+        .for('update');
+      if (!user) result.absent += 1;
+      else if (user.erasedAt !== null) result.alreadyErased += 1;
+      else {
+        await eraseRow(tx, user, nowMicros);
+        result.erased += 1;
+      }
+    });
+  }
+  return result;
+}
+
+async function eraseRow(tx: Db, user: UserRow, nowMicros: number): Promise<Erasure> {
+  const name = tombstone(user.id);
+  // Every token and unused WebSocket code of the person dies with the erasure.
+  await endSessions(tx, user.id);
+  // Roles go through the one place that records their change in the audit trail.
+  await setRole(tx, user.id, 'staff', false, nowMicros);
+  await setRole(tx, user.id, 'admin', false, nowMicros);
+  await tx
+    .update(users)
+    .set({
+      username: name,
+      email: '',
+      firstName: '',
+      lastName: '',
+      telephone: '',
+      reference: null,
+      lastLogin: null,
+      erasedAt: formatMicros(nowMicros),
+    })
+    .where(eq(users.id, user.id));
+  await tx.delete(memberships).where(eq(memberships.userId, user.id));
+  const lists = await tx
+    .delete(shoppingLists)
+    .where(eq(shoppingLists.userId, user.id))
+    .returning({ id: shoppingLists.id });
+  await tx.delete(restoreCodes).where(eq(restoreCodes.username, user.username));
+  // The daily counts of failed logins are keyed by the username.
+  await tx.delete(loginFailures).where(eq(loginFailures.account, accountOf(user.username)));
+  await tx.delete(wsCodes).where(eq(wsCodes.userId, user.id));
+  await tx.delete(idempotencyKeys).where(eq(idempotencyKeys.userId, user.id));
+  const kept = await tx
+    .update(carts)
+    .set({ orderMark: '', reference: null })
+    .where(eq(carts.userId, user.id))
+    .returning({ id: carts.id });
+  return { id: user.id, tombstone: name, shoppingLists: lists.length, carts: kept.length };
 }

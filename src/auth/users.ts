@@ -1,13 +1,33 @@
-import { and, eq, notInArray, sql } from 'drizzle-orm';
+import { and, eq, isNull, notInArray, sql } from 'drizzle-orm';
 import { formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { memberships, organizations, users } from '../db/schema.js';
+import { UpstreamFailure } from '../upstream/errors.js';
 import type { UpstreamProfile } from '../upstream/types.js';
 import type { TokenUser } from './tokens.js';
 
 /**
+ * The username an erased user's row keeps (src/admin/personal-data.ts). No live row ever
+ * holds one: a login or a grant naming one is refused, so a tombstone's name is always free.
+ */
+export const tombstone = (id: number) => `erased:${id}`;
+export const isTombstoneName = (username: string) => /^erased:\d+$/.test(username);
+
+/** The login's answer when the ERP's profile names an erased user or a tombstone's name. */
+const erasedProfile = () =>
+  new UpstreamFailure(
+    'bad_response',
+    'me',
+    undefined,
+    undefined,
+    new Error('the profile names an erased user'),
+  );
+
+/**
  * Creates or refreshes the local user and their organization memberships from the upstream
- * profile, in one transaction. Favourites of memberships that remain are kept.
+ * profile, in one transaction. Favourites of memberships that remain are kept. An erased
+ * user's row is never matched (the upsert updates only rows without `erased_at`): a profile
+ * with its name, or any tombstone's name, is refused as unusable (502 `upstream_error`).
  */
 export async function syncUser(
   db: Db,
@@ -15,6 +35,7 @@ export async function syncUser(
   nowMicros: number,
 ): Promise<number> {
   const now = formatMicros(nowMicros);
+  if (isTombstoneName(profile.username)) throw erasedProfile();
   return db.transaction(async (tx) => {
     const fields = {
       email: profile.email ?? '',
@@ -27,8 +48,10 @@ export async function syncUser(
     const [user] = await tx
       .insert(users)
       .values({ username: profile.username, created: now, ...fields })
-      .onConflictDoUpdate({ target: users.username, set: fields })
+      .onConflictDoUpdate({ target: users.username, set: fields, setWhere: isNull(users.erasedAt) })
       .returning({ id: users.id });
+    // The name is an erased user's: the row was neither inserted nor updated.
+    if (!user) throw erasedProfile();
 
     const orgs = (profile.organizations ?? []).filter(
       (o) => typeof o?.organization_id === 'string',
@@ -68,14 +91,26 @@ export async function syncUser(
   });
 }
 
-/** The local record of a user who may never have logged in (the admin command grants roles). */
-export async function ensureUser(db: Db, username: string, nowMicros: number): Promise<number> {
+/**
+ * The local record of a user who may never have logged in (the admin command grants roles),
+ * or undefined when the name is an erased user's or a tombstone's: no record is made then.
+ */
+export async function ensureUser(
+  db: Db,
+  username: string,
+  nowMicros: number,
+): Promise<number | undefined> {
+  if (isTombstoneName(username)) return undefined;
   const [row] = await db
     .insert(users)
     .values({ username, created: formatMicros(nowMicros) })
-    .onConflictDoUpdate({ target: users.username, set: { username: sql`excluded.username` } })
+    .onConflictDoUpdate({
+      target: users.username,
+      set: { username: sql`excluded.username` },
+      setWhere: isNull(users.erasedAt),
+    })
     .returning({ id: users.id });
-  return row.id;
+  return row?.id;
 }
 
 /** The columns a token names of its user. */

@@ -44,6 +44,11 @@ export const users = pgTable(
      * generation it was issued under and is refused once it differs.
      */
     sessionGeneration: integer('session_generation').notNull().default(0),
+    /**
+     * Set by `users erase` (src/admin/personal-data.ts): the row is a tombstone that no login
+     * may match, whatever username the ERP answers (src/auth/users.ts).
+     */
+    erasedAt: ts('erased_at'),
   },
   // Staff hear every checkout and control (src/notifications/subscribers.ts): a few rows.
   (t) => [index('users_staff_idx').on(t.id).where(sql`${t.isStaff} or ${t.isAdmin}`)],

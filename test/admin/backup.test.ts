@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
+import { users } from '../../src/db/schema.js';
 import { createPostgresDatabase } from '../helpers/db.js';
 import {
   freePort,
@@ -74,6 +76,18 @@ function expectOneErrorLine(run: Run, pattern: RegExp): void {
   expect(run.code, run.stdout).not.toBe(0);
   expect(run.stderr).toMatch(/^error: [^\n]+\n$/);
   expect(run.stderr).toMatch(pattern);
+}
+
+/** Runs the admin command, expects it to succeed, and answers its output. */
+async function adminOk(args: string[], env: Record<string, string>): Promise<string> {
+  const run = await admin(args, env);
+  expect(run, run.stderr).toMatchObject({ code: 0, stderr: '' });
+  return run.stdout;
+}
+
+/** The user record as `users export` prints it. */
+async function exported(username: string, env: Record<string, string>) {
+  return JSON.parse(await adminOk(['users', 'export', username], env)).user;
 }
 
 describe('the embedded database', () => {
@@ -160,6 +174,61 @@ describe('the embedded database', () => {
   });
 });
 
+describe('erasures and restored backups (decision 0012)', () => {
+  it('restore applies the erasure journal again: the erased person is erased again, a newer person given the re-used id is not', {
+    timeout: 240_000,
+  }, async () => {
+    const dataDir = join(work, 'erasures');
+    const env = { DATA_DIR: dataDir };
+    const file = join(work, 'before-erasure.tar.gz');
+    await adminOk(['users', 'grant', 'anna', 'staff'], env);
+    // Anna's personal fields, as a login stores them.
+    const database = await openDatabase({ dataDir });
+    await database.db
+      .update(users)
+      .set({ email: 'anna@example.com', firstName: 'Anna', telephone: '+49 40 1234' })
+      .where(eq(users.username, 'anna'));
+    await database.close();
+    await adminOk(['backup', file], env);
+
+    // After the backup: dora is made, then both are erased.
+    await adminOk(['users', 'grant', 'dora', 'staff'], env);
+    const anna = await exported('anna', env);
+    const dora = await exported('dora', env);
+    expect(await adminOk(['users', 'erase', 'anna'], env)).toContain(
+      `recorded in ${join(dataDir, 'erasures.jsonl')}`,
+    );
+    await adminOk(['users', 'erase', 'dora'], env);
+    // The journal names rows, never people.
+    const journal = readFileSync(join(dataDir, 'erasures.jsonl'), 'utf8');
+    expect(journal.trim().split('\n')).toHaveLength(2);
+    expect(journal).not.toMatch(/anna|dora|example|1234/i);
+
+    const restored = await adminOk(['restore', file, '--replace'], env);
+    expectOneErrorLine(await admin(['users', 'export', 'anna'], env), /unknown user "anna"/);
+    expect(restored).toMatch(
+      /; 2 erasures recorded in \S+erasures\.jsonl: 1 applied again, 0 already applied, 1 of people not in this database; schema up to date/,
+    );
+    expect(await exported(`erased:${anna.id}`, env)).toMatchObject({
+      id: anna.id,
+      email: '',
+      first_name: '',
+      telephone: '',
+      is_staff: false,
+    });
+
+    // The user sequence came back with the backup: a new person is given dora's id.
+    await adminOk(['users', 'grant', 'erin', 'staff'], env);
+    const erin = await exported('erin', env);
+    expect(erin.id).toBe(dora.id);
+    const replayed = await adminOk(['users', 'reapply-erasures'], env);
+    expect(await exported('erin', env)).toMatchObject({ id: dora.id, is_staff: true });
+    expect(replayed).toMatch(
+      /^2 erasures recorded in \S+: 0 applied again, 1 already applied, 1 of people not in this database\n$/,
+    );
+  });
+});
+
 const pgUrl = process.env.TEST_DATABASE_URL;
 describe.skipIf(!pgUrl)(
   'PostgreSQL (pg_dump -Fc / pg_restore; skipped without TEST_DATABASE_URL)',
@@ -236,6 +305,42 @@ describe.skipIf(!pgUrl)(
         );
       } finally {
         await empty.drop();
+      }
+    });
+
+    it('after pg_restore, reapply-erasures erases again whom the dump still holds', {
+      timeout: 120_000,
+    }, async () => {
+      const original = await createPostgresDatabase();
+      const journal = join(work, 'pg-erasures.jsonl');
+      const env = { DATABASE_URL: original.url, ERASURE_JOURNAL: journal };
+      const file = join(work, 'before-erasure.dump');
+      try {
+        await adminOk(['users', 'grant', 'anna', 'staff'], env);
+        const dump = await runProcess(`${PG_BIN}/pg_dump`, ['-Fc', '-f', file, original.url]);
+        expect(dump.code, dump.stderr).toBe(0);
+        await adminOk(['users', 'erase', 'anna'], env);
+      } finally {
+        await original.drop();
+      }
+      const target = await createPostgresDatabase({ empty: true });
+      try {
+        const restore = await runProcess(`${PG_BIN}/pg_restore`, [
+          '--no-owner',
+          '-d',
+          target.url,
+          file,
+        ]);
+        expect(restore.code, restore.stderr).toBe(0);
+        const restored = { ...env, DATABASE_URL: target.url };
+        // The dump predates the erasure: anna is back until the journal is applied.
+        expect(await exported('anna', restored)).toMatchObject({ is_staff: true });
+        expect(await adminOk(['users', 'reapply-erasures'], restored)).toBe(
+          `1 erasures recorded in ${journal}: 1 applied again, 0 already applied, 0 of people not in this database\n`,
+        );
+        expectOneErrorLine(await admin(['users', 'export', 'anna'], restored), /unknown user/);
+      } finally {
+        await target.drop();
       }
     });
   },

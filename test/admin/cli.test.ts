@@ -142,9 +142,15 @@ describe('ordering-admin: personal data and retention', () => {
       const bad = await admin(['retention', '--older-than', '0'], env);
       expectOneErrorLine(bad);
       expect(bad.stderr).toMatch(/--older-than must be an integer from 1/);
-      const erased = await admin(['users', 'erase', 'dora'], env);
+      // The command's own environment says nothing of the service's heartbeat: the output
+      // names the service's setting, never this process's value.
+      const erased = await admin(['users', 'erase', 'dora'], { ...env, WS_HEARTBEAT_SECONDS: '7' });
       expect(erased).toMatchObject({ code: 0, stderr: '' });
       expect(erased.stdout).toMatch(/^erased dora: now erased:\d+;/);
+      expect(erased.stdout).toContain(
+        "at each instance's next heartbeat (within the service's WS_HEARTBEAT_SECONDS, 30 s unless set otherwise)",
+      );
+      expect(erased.stdout).not.toMatch(/\b7 s\b/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

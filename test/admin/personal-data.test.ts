@@ -1,9 +1,13 @@
-import { eq } from 'drizzle-orm';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AdminError } from '../../src/admin/commands.js';
+import { AdminError, grantRole } from '../../src/admin/commands.js';
+import { readErasures } from '../../src/admin/erasure-journal.js';
 import { eraseUser, exportUser } from '../../src/admin/personal-data.js';
 import { carts, checkouts, restoreCodes, shoppingLists, users } from '../../src/db/schema.js';
-import { startTestApp, type TestContext } from '../helpers/app.js';
+import { PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
 import { restoreJobsDone } from '../helpers/fixtures.js';
 import { makeShopData, rollupsAndFresh, snapshot } from './shop-data.js';
 
@@ -23,6 +27,8 @@ beforeAll(async () => {
   await restoreJobsDone(ctx);
 });
 afterAll(() => ctx?.close());
+
+const now = () => ({ nowMicros: ctx.clock.nowMicros() });
 
 async function staffFigures() {
   const carla = await ctx.login('carla');
@@ -97,7 +103,7 @@ describe('users erase', () => {
     const still = await ctx.request('GET', '/api/v1/users/me/', { token: people.anna.token });
     expect(still.status).toBe(200);
 
-    const done = await eraseUser(ctx.database.db, 'anna');
+    const done = await eraseUser(ctx.database.db, 'anna', now());
     expect(done).toEqual({
       id: people.anna.id,
       tombstone: `erased:${people.anna.id}`,
@@ -149,13 +155,120 @@ describe('users erase', () => {
     expect((await exportUser(ctx.database.db, 'bruno', 'x')).shopping_lists).toHaveLength(1);
 
     await expect(exportUser(ctx.database.db, 'anna', 'x')).rejects.toThrow(/unknown user "anna"/);
-    await expect(eraseUser(ctx.database.db, 'anna')).rejects.toThrow(/unknown user "anna"/);
-    await expect(eraseUser(ctx.database.db, row.username)).rejects.toThrow(/already erased/);
+    await expect(eraseUser(ctx.database.db, 'anna', now())).rejects.toThrow(/unknown user "anna"/);
+    await expect(eraseUser(ctx.database.db, row.username, now())).rejects.toThrow(/already erased/);
 
     // Logging in again through the ERP makes a new, empty local record.
     const again = await ctx.login('anna');
     expect(again.userId).not.toBe(row.id);
     const mine = await ctx.request('GET', '/api/v1/carts/', { token: again.token });
     expect(mine.body.count).toBe(0);
+  });
+
+  it('takes the roles away with an audit event for each, so the trail shows none on the tombstone', async () => {
+    const db = ctx.database.db;
+    await grantRole(db, 'bruno', 'staff', ctx.clock.nowMicros());
+    await grantRole(db, 'bruno', 'admin', ctx.clock.nowMicros());
+    ctx.clock.advance(1);
+    const done = await eraseUser(db, 'bruno', now());
+    const carla = await ctx.login('carla');
+    const trail = await ctx.request(
+      'GET',
+      `/api/v1/audit-events/?user=${done.id}&kind=role.revoked`,
+      { token: carla.token },
+    );
+    expect(trail.status, trail.text).toBe(200);
+    expect(
+      trail.body.results.map((e: { before: unknown; after: unknown; via: string }) => [
+        e.via,
+        e.before,
+        e.after,
+      ]),
+    ).toEqual(
+      expect.arrayContaining([
+        ['admin-command', { is_staff: true }, { is_staff: false }],
+        ['admin-command', { is_admin: true }, { is_admin: false }],
+      ]),
+    );
+    expect(trail.body.count).toBe(2);
+    // A tombstone's name takes no role: no live row may hold one.
+    await expect(grantRole(db, done.tombstone, 'admin', ctx.clock.nowMicros())).rejects.toThrow(
+      /names an erased user/,
+    );
+  });
+});
+
+describe('the erasure journal', () => {
+  it('an erasure that cannot be recorded is not made; a record cut by a crash is skipped, any other bad line refused', async () => {
+    const db = ctx.database.db;
+    const dir = mkdtempSync(join(tmpdir(), 'ordering-journal-'));
+    // A journal under a plain file cannot be written, whoever runs the command.
+    writeFileSync(join(dir, 'file'), '');
+    await expect(
+      eraseUser(db, 'carla', { ...now(), journal: join(dir, 'file', 'erasures.jsonl') }),
+    ).rejects.toThrow(/cannot record the erasure in .*; nothing was erased/);
+    expect(await exportUser(db, 'carla', 'x')).toMatchObject({ user: { username: 'carla' } });
+
+    const journal = join(dir, 'erasures.jsonl');
+    const done = await eraseUser(db, 'carla', { ...now(), journal });
+    const [line] = readFileSync(journal, 'utf8').split('\n');
+    expect(JSON.parse(line)).toEqual({
+      id: done.id,
+      created: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+      erased_at: expect.any(String),
+    });
+    writeFileSync(journal, `${line}\n{"id":4,"crea`, { flag: 'w' });
+    expect(readErasures(journal)).toEqual([JSON.parse(line)]);
+    writeFileSync(journal, `{"id":"x"}\n${line}\n`);
+    expect(() => readErasures(journal)).toThrow(/erasures.jsonl line 1 is not an erasure record/);
+    expect(readErasures(join(dir, 'none.jsonl'))).toEqual([]);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe('a tombstone cannot be logged into, whatever the ERP answers', () => {
+  /** The ERP answers `/me` with a profile of this username (an ERP bug, or a hostile one). */
+  const profileNamed = (username: string) =>
+    ctx.sim.inject('me', {
+      type: 'answer',
+      body: { username, email: 'x@erp.example.com', first_name: 'X', organizations: [] },
+    });
+
+  it('a profile named as an erased user: 502 upstream_error, no token, the tombstone untouched', async () => {
+    const db = ctx.database.db;
+    const [erased] = await db.select().from(users).where(eq(users.id, people.anna.id));
+    expect(erased.erasedAt).not.toBeNull();
+    const cartsBefore = await db.select().from(carts).where(eq(carts.userId, erased.id));
+    expect(cartsBefore.length).toBeGreaterThan(0);
+
+    profileNamed(erased.username);
+    const login = await ctx.request('POST', '/api/v1/auth/jwt/token/', {
+      body: { username: 'carla', password: PASSWORDS.carla },
+    });
+    expect(login.status, login.text).toBe(502);
+    expect(login.body).toMatchObject({ code: 'upstream_error' });
+    expect(login.body.token).toBeUndefined();
+    const [after] = await db.select().from(users).where(eq(users.id, erased.id));
+    expect(after).toEqual(erased);
+    expect(await db.select().from(users).where(eq(users.email, 'x@erp.example.com'))).toEqual([]);
+  });
+
+  it('a profile with any tombstone name (no such user yet): 502, no record made, so no erasure can collide with it', async () => {
+    const db = ctx.database.db;
+    const [{ next }] = await db.select({ next: sql<number>`max(${users.id}) + 1` }).from(users);
+    profileNamed(`erased:${next}`);
+    const login = await ctx.request('POST', '/api/v1/auth/jwt/token/', {
+      body: { username: 'carla', password: PASSWORDS.carla },
+    });
+    expect(login.status, login.text).toBe(502);
+    expect(login.body).toMatchObject({ code: 'upstream_error' });
+    expect(
+      await db
+        .select()
+        .from(users)
+        .where(eq(users.username, `erased:${next}`)),
+    ).toEqual([]);
+    // The ERP answering properly again: the login works.
+    expect((await ctx.login('carla')).token).toBeTruthy();
   });
 });
