@@ -28,6 +28,8 @@ export type Spoil =
     | { type: 'reset' }
     /** The real answer with NUL (`nul`) or a lone surrogate (`surrogate`) in every string. */
     | { type: 'text'; what: 'nul' | 'surrogate' }
+    /** 200 JSON with these bytes as the body, made from the real answer's JSON text. */
+    | { type: 'raw'; body: (real: string) => Buffer }
   ) & {
     /**
      * Passed to the simulator first (an order placed, a password set), only the answer spoilt.
@@ -78,7 +80,7 @@ const ROUTES: [SimRoute, string, RegExp][] = [
   ['orders', 'POST', /^\/orders$/],
 ];
 
-const FROM_REAL_ANSWER = new Set(['wrong-types', 'truncated', 'reset', 'text']);
+const FROM_REAL_ANSWER = new Set(['wrong-types', 'truncated', 'reset', 'text', 'raw']);
 const JSON_TYPE = 'application/json; charset=utf-8';
 const CHUNK = 64 * 1024;
 
@@ -240,6 +242,11 @@ export async function startHostileErp(simulatorUrl: string): Promise<HostileErp>
         const spoilt = JSON.stringify(marked(JSON.parse(realJson.toString('utf8')), mark));
         res.writeHead(real?.status ?? 200, { 'content-type': JSON_TYPE });
         return stream(res, record, [Buffer.from(spoilt)]);
+      }
+      case 'raw': {
+        const bytes = spoil.body(realJson.toString('utf8'));
+        res.writeHead(200, { 'content-type': JSON_TYPE, 'content-length': bytes.length });
+        return stream(res, record, [bytes]);
       }
       case 'truncated': {
         const half = realJson.subarray(0, Math.floor(realJson.length / 2));

@@ -287,6 +287,47 @@ describe('every upstream route the service calls, spoilt: a clean 502 or 504', (
   }
 });
 
+describe('answers that parse, but must not be used: a 502, nothing stored', () => {
+  const login = () => post('auth/jwt/token/', { username: 'anna', password: PASSWORDS.anna });
+  const profileWith = (real: string, extra: string) =>
+    Buffer.from(`${real.slice(0, -1)},${extra}}`);
+  it.each<[string, (real: string) => Buffer, RegExp]>([
+    [
+      'a profile with a __proto__ key (prototype poisoning)',
+      (real) => profileWith(real, '"__proto__":{"is_admin":true}'),
+      /prototype key/,
+    ],
+    [
+      'a profile with constructor.prototype',
+      (real) => profileWith(real, '"constructor":{"prototype":{"is_admin":true}}'),
+      /prototype key/,
+    ],
+    [
+      'a profile with a field nested 20,000 deep (a stack overflow in the checks)',
+      (real) => profileWith(real, `"x":${'['.repeat(20_000)}${']'.repeat(20_000)}`),
+      /nested over 64 levels/,
+    ],
+    [
+      'a profile whose first_name is not UTF-8 (would be stored as U+FFFD)',
+      (real) => {
+        const profile = JSON.parse(real);
+        const [before, after] = JSON.stringify({ ...profile, first_name: '#' }).split('#');
+        return Buffer.concat([Buffer.from(before), Buffer.from([0xff, 0xfe]), Buffer.from(after)]);
+      },
+      /not UTF-8/,
+    ],
+  ])('%s', async (_what, body, reason) => {
+    const before = await annaAsStored();
+    const logFrom = logLines.length;
+    hostile.spoil('me', { type: 'raw', body });
+    const answer = await login();
+    expect(answer.status, answer.text).toBe(502);
+    expect(answer.body).toEqual(UPSTREAM_ERROR);
+    expect(JSON.stringify(failuresLogged(logFrom, 'me'))).toMatch(reason);
+    expect(await annaAsStored()).toEqual(before);
+  });
+});
+
 describe('orders: a spoilt answer after the ERP placed the order', () => {
   it.each(spoilsFor('orders'))(
     '%s: the cart stays frozen, then checks out exactly once',
