@@ -131,7 +131,7 @@ interface Answer {
  * took from the call (the wait for a connection included). An answer counts by its status
  * class (`2xx` … `5xx`: an upstream 503 is `5xx`); no usable answer by the failure:
  * `timeout`, `queue_timeout` (never got a connection, so never sent), `unavailable`
- * (connection refused), `bad_response` (reset, malformed JSON).
+ * (connection refused), `bad_response` (reset, malformed JSON, over the route's byte bound).
  */
 export interface ExchangeReport {
   kind: UpstreamKind;
