@@ -604,6 +604,9 @@ class Lane {
 async function readBounded(route: Route, response: Dispatcher.ResponseData): Promise<Buffer> {
   const limit = ANSWER_BYTES[route];
   const tooLarge = (how: string) => {
+    // Destroyed unread, the body emits undici's RequestAbortedError: expected here, and
+    // without a listener an uncaught exception.
+    response.body.on('error', () => {});
     response.body.destroy();
     return new UpstreamFailure(
       'bad_response',

@@ -328,6 +328,51 @@ describe('answers that parse, but must not be used: a 502, nothing stored', () =
   });
 });
 
+describe('the bounds are where the table says', () => {
+  const routes = [
+    'me',
+    'products.get',
+    'products.price',
+    'products.stock',
+    'categories',
+    'credit',
+    'shipments',
+  ] as const;
+  it.each(routes)(
+    '%s: the real answer padded to its bound is used; one byte more is a 502',
+    async (route) => {
+      const bound = ANSWER_BYTES[route];
+      // JSON allows whitespace after the value: the same answer, `size` bytes long.
+      const padded = (size: number) => (real: string) => Buffer.from(real.padEnd(size, ' '));
+      hostile.spoil(route, { type: 'raw', body: padded(bound) });
+      const atBound = await DRIVES[route].call();
+      expect(atBound.status, atBound.text).toBe(200);
+      const logFrom = logLines.length;
+      hostile.spoil(route, { type: 'raw', body: padded(bound + 1) });
+      const over = await DRIVES[route].call();
+      expect(over.status, over.text).toBe(502);
+      expect(JSON.stringify(failuresLogged(logFrom, route))).toContain(
+        `answer over ${bound} bytes`,
+      );
+    },
+  );
+
+  it('brackets and escaped quotes inside strings do not count as nesting', async () => {
+    const name = `${'['.repeat(100)}\\"${'{'.repeat(100)}`;
+    hostile.spoil('me', {
+      type: 'raw',
+      body: (real) => Buffer.from(JSON.stringify({ ...JSON.parse(real), first_name: name })),
+    });
+    const answer = await post('auth/jwt/token/', { username: 'anna', password: PASSWORDS.anna });
+    expect(answer.status, answer.text).toBe(200);
+    expect((await annaAsStored()).user.firstName).toBe(name);
+    // The real profile back.
+    expect(
+      (await post('auth/jwt/token/', { username: 'anna', password: PASSWORDS.anna })).status,
+    ).toBe(200);
+  });
+});
+
 describe('orders: a spoilt answer after the ERP placed the order', () => {
   it.each(spoilsFor('orders'))(
     '%s: the cart stays frozen, then checks out exactly once',
