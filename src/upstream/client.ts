@@ -1,4 +1,5 @@
-import { Pool, errors as undiciErrors } from 'undici';
+import secureJson from 'secure-json-parse';
+import { type Dispatcher, Pool, errors as undiciErrors } from 'undici';
 import { UpstreamFailure } from './errors.js';
 import * as schemas from './schemas.js';
 import { shapeCheck } from './shape.js';
@@ -41,15 +42,52 @@ const KINDS = {
 
 type Route = keyof typeof KINDS;
 
-/** Answers checked against the contract before they are returned (unusable: `bad_response`). */
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/**
+ * The largest answer body read from each route, in bytes, counted while it arrives (and
+ * refused before reading when `Content-Length` says more). Each is far above what the
+ * contract's answers need (the demo's: token 0.2 KB, profile 0.5 KB, product 1.3 KB,
+ * category tree 2.4 KB, shipments 0.9 KB) and far below what would strain a 96 MB heap: a
+ * larger answer is a 502 `upstream_error`, its connection closed (docs/erp-contract.md).
+ * The lists (categories, shipments, users by e-mail) and the product get the most.
+ */
+export const ANSWER_BYTES: Readonly<Record<Route, number>> = {
+  'auth.token': 16 * KiB,
+  'auth.refresh': 16 * KiB,
+  me: 64 * KiB,
+  'me.password': 16 * KiB,
+  'admin.user': 16 * KiB,
+  'admin.users': 64 * KiB,
+  'admin.password': 16 * KiB,
+  'products.get': 128 * KiB,
+  'products.price': 64 * KiB,
+  'products.stock': 16 * KiB,
+  categories: 1 * MiB,
+  credit: 16 * KiB,
+  shipments: 512 * KiB,
+  orders: 16 * KiB,
+};
+
+/**
+ * Deepest nesting of arrays and objects in an answer: the contract's deepest is the category
+ * tree; deeper is unusable, and would overflow the stack of the recursive checks after it.
+ */
+export const ANSWER_DEPTH = 64;
+
+/**
+ * Answers checked against the contract before they are returned (unusable: `bad_response`).
+ * Every one is also free of NUL and unpaired surrogates: those stored could not be, and those
+ * passed on would reach clients altered (a lone surrogate becomes U+FFFD in UTF-8).
+ */
 const checks = {
-  product: shapeCheck(schemas.ProductSchema, 'products.get'),
-  price: shapeCheck(schemas.ProductPriceSchema, 'products.price'),
-  stock: shapeCheck(schemas.ProductStockSchema, 'products.stock'),
-  categories: shapeCheck(schemas.CategoryTreesSchema, 'categories'),
-  credit: shapeCheck(schemas.CreditAnswerSchema, 'credit'),
-  shipments: shapeCheck(schemas.ShipmentsSchema, 'shipments'),
-  // Stored by the service: also free of text PostgreSQL cannot store.
+  product: shapeCheck(schemas.ProductSchema, 'products.get', { storable: true }),
+  price: shapeCheck(schemas.ProductPriceSchema, 'products.price', { storable: true }),
+  stock: shapeCheck(schemas.ProductStockSchema, 'products.stock', { storable: true }),
+  categories: shapeCheck(schemas.CategoryTreesSchema, 'categories', { storable: true }),
+  credit: shapeCheck(schemas.CreditAnswerSchema, 'credit', { storable: true }),
+  shipments: shapeCheck(schemas.ShipmentsSchema, 'shipments', { storable: true }),
   profile: shapeCheck(schemas.UpstreamProfileSchema, 'me', { storable: true }),
   adminUser: shapeCheck(schemas.UpstreamAdminUserSchema, 'admin.user', { storable: true }),
   adminUsers: shapeCheck(schemas.UpstreamAdminUsersSchema, 'admin.users', { storable: true }),
@@ -93,7 +131,7 @@ interface Answer {
  * took from the call (the wait for a connection included). An answer counts by its status
  * class (`2xx` … `5xx`: an upstream 503 is `5xx`); no usable answer by the failure:
  * `timeout`, `queue_timeout` (never got a connection, so never sent), `unavailable`
- * (connection refused), `bad_response` (reset, malformed JSON).
+ * (connection refused), `bad_response` (reset, malformed JSON, over the route's byte bound).
  */
 export interface ExchangeReport {
   kind: UpstreamKind;
@@ -471,7 +509,7 @@ export class UpstreamClient {
         body: body === undefined ? undefined : JSON.stringify(body),
         signal,
       });
-      return { response, text: await response.body.text() };
+      return { response, bytes: await readBounded(route, response) };
     })();
     // The connection is free again only when undici is done with the request; that can be
     // after the caller gives up (undici settles a request aborted while connecting only once
@@ -481,16 +519,11 @@ export class UpstreamClient {
       () => lane.release(),
     );
     try {
-      const { response, text } = await untilAborted(exchange, signal);
+      const { response, bytes } = await untilAborted(exchange, signal);
       const type = String(response.headers['content-type'] ?? '');
       let parsed: unknown;
-      if (text !== '' && type.includes('json')) {
-        try {
-          parsed = JSON.parse(text);
-        } catch {
-          // Malformed JSON is an unusable answer, whatever the status.
-          throw new UpstreamFailure('bad_response', route, response.statusCode);
-        }
+      if (bytes.length > 0 && type.includes('json')) {
+        parsed = parseAnswer(route, response.statusCode, bytes);
       }
       return { status: response.statusCode, body: parsed };
     } catch (error) {
@@ -562,6 +595,91 @@ class Lane {
   }
 }
 
+/**
+ * The answer's body, at most the route's `ANSWER_BYTES`: refused unread when its
+ * `Content-Length` says more, else counted chunk by chunk as it arrives. Past the bound the
+ * body is destroyed, which aborts the request and closes its connection (undici cannot reuse
+ * a connection with an unread answer): the rest is never read, let alone held.
+ */
+async function readBounded(route: Route, response: Dispatcher.ResponseData): Promise<Buffer> {
+  const limit = ANSWER_BYTES[route];
+  const tooLarge = (how: string) => {
+    // Destroyed unread, the body emits undici's RequestAbortedError: expected here, and
+    // without a listener an uncaught exception.
+    response.body.on('error', () => {});
+    response.body.destroy();
+    return new UpstreamFailure(
+      'bad_response',
+      route,
+      response.statusCode,
+      undefined,
+      new Error(`answer over ${limit} bytes (${how})`),
+    );
+  };
+  const declared = Number(response.headers['content-length']);
+  if (declared > limit) throw tooLarge(`Content-Length ${declared}`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) throw tooLarge('while reading');
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A JSON answer's value. Unusable (`bad_response`, the reason for the log, never the text):
+ * not UTF-8 (decoding would replace bytes with U+FFFD, so a stored value would no longer be
+ * upstream's), nested deeper than `ANSWER_DEPTH`, malformed, or holding `__proto__` or
+ * `constructor.prototype` keys (prototype poisoning once merged into another object).
+ */
+function parseAnswer(route: Route, status: number, bytes: Buffer): unknown {
+  const unusable = (reason: string) =>
+    new UpstreamFailure('bad_response', route, status, undefined, new Error(reason));
+  if (nestedDeeper(bytes, ANSWER_DEPTH))
+    throw unusable(`answer nested over ${ANSWER_DEPTH} levels`);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw unusable('answer is not UTF-8');
+  }
+  try {
+    return secureJson.parse(text, undefined, { protoAction: 'error', constructorAction: 'error' });
+  } catch (error) {
+    // Malformed JSON is an unusable answer, whatever the status.
+    throw unusable(
+      error instanceof SyntaxError && /prototype/i.test(error.message)
+        ? 'answer holds a prototype key'
+        : 'answer is not JSON',
+    );
+  }
+}
+
+/**
+ * Whether arrays and objects in the JSON text nest deeper than `max` (one pass over the
+ * bytes, strings skipped). Malformed text is left to the parser.
+ */
+function nestedDeeper(bytes: Uint8Array, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const byte = bytes[i];
+    if (inString) {
+      if (byte === 0x5c)
+        i++; // backslash: the next byte is escaped
+      else if (byte === 0x22) inString = false;
+    } else if (byte === 0x22) inString = true;
+    else if (byte === 0x7b || byte === 0x5b) {
+      if (++depth > max) return true;
+    } else if (byte === 0x7d || byte === 0x5d) depth--;
+  }
+  return false;
+}
+
 /** The promise, or the signal's reason as soon as it aborts. */
 function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -588,10 +706,25 @@ function toFailure(route: string, error: unknown, signal: AbortSignal): Upstream
   return new UpstreamFailure('bad_response', route, undefined, undefined, error);
 }
 
+/**
+ * A token as it can travel in an `Authorization` header (visible ASCII, as RFC 6750's
+ * b64token): a token with NUL, a line break or non-ASCII text cannot be sent back.
+ */
+const HEADER_TOKEN = /^[\x21-\x7e]{1,8192}$/;
+
 function tokenPair(answer: Answer, route: string): TokenPair {
   const body = answer.body as Partial<TokenPair> | undefined;
   if (typeof body?.access_token !== 'string' || typeof body.refresh_token !== 'string') {
     throw new UpstreamFailure('bad_response', route, answer.status);
+  }
+  if (!HEADER_TOKEN.test(body.access_token) || !HEADER_TOKEN.test(body.refresh_token)) {
+    throw new UpstreamFailure(
+      'bad_response',
+      route,
+      answer.status,
+      undefined,
+      new Error('answer does not fit the contract: a token that is not visible ASCII'),
+    );
   }
   return body as TokenPair;
 }

@@ -25,6 +25,12 @@ export function shapeCheck<T extends TSchema>(
     );
   return (value: unknown): Static<T> => {
     if (!validator.Check(value)) {
+      // Errors walks the whole value, keeping a context per node (about 38 MB of heap for an
+      // array of 100,000 empty objects, more than the heap has for a 1 MiB answer): a larger
+      // answer is refused without locating its first error.
+      if (valuesOver(value, ERRORS_UP_TO)) {
+        throw unusable(`/ more than ${ERRORS_UP_TO} values, the first error not located`);
+      }
       const [first] = validator.Errors(value);
       throw unusable(`${first?.instancePath || '/'} ${first?.message ?? 'invalid'}`);
     }
@@ -34,6 +40,23 @@ export function shapeCheck<T extends TSchema>(
     }
     return value as Static<T>;
   };
+}
+
+/** Largest answer, in values, whose first error is located for the log. */
+const ERRORS_UP_TO = 10_000;
+
+/** Whether `value` holds more than `limit` values (itself, its items and members, deep). */
+function valuesOver(value: unknown, limit: number): boolean {
+  let left = limit;
+  const count = (item: unknown): boolean => {
+    if (--left < 0) return true;
+    if (item === null || typeof item !== 'object') return false;
+    for (const member of Array.isArray(item) ? item : Object.values(item)) {
+      if (count(member)) return true;
+    }
+    return false;
+  };
+  return count(value);
 }
 
 /** The path of the first string with NUL or an unpaired surrogate, or undefined. */

@@ -52,15 +52,17 @@ export const SERVICE_MAIN = 'dist/src/main.js';
 
 /**
  * The service in a process of its own, started as `npm start` starts it (`node
- * dist/src/main.js`), on `port`; resolves once `readyPath` answers 2xx.
+ * dist/src/main.js`), on `port`; resolves once `readyPath` answers 2xx. `nodeArgs` go before
+ * the script (npm start's heap limits, say).
  */
 export async function startServiceProcess(
   env: NodeJS.ProcessEnv,
   port: number,
   readyPath = '/healthz',
+  nodeArgs: string[] = [],
 ): Promise<ServiceProcess> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [SERVICE_MAIN], {
+  const child = spawn(process.execPath, [...nodeArgs, SERVICE_MAIN], {
     // No drain unless a test asks for one: SIGTERM without a balancer in front need not wait
     // for one to notice (test/drain.test.ts and the fleet test run the drain as configured).
     env: { SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port) },
