@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { DEMO_SERVICE_ACCOUNT, startSimulator } from '../../erp-simulator/server.js';
 import { applyAuditGuard, auditGuardState } from '../../src/audit/guard.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { builtStatement, type Run } from '../../src/db/statement.js';
@@ -8,6 +9,7 @@ import { runRetention } from '../../src/retention/logic.js';
 import { startTestApp } from '../helpers/app.js';
 import { createPostgresDatabase, createTestDatabase, onPostgres } from '../helpers/db.js';
 import { createStore, loginStaff } from '../helpers/fixtures.js';
+import { freePort, startServiceProcess } from '../helpers/process.js';
 
 /**
  * The trail is append-only against the role the service runs as (decision 0011): the table
@@ -180,6 +182,14 @@ describe('the audit trail against the service role', () => {
         database = await openDatabase({ url: serviceUrl.toString(), poolSize: 4 });
         await database.migrate();
         expect(await auditGuardState(database.run)).toBe('owner');
+        // The service says so at start, in production at warn, naming the cure.
+        const before = await startLine(serviceUrl.toString());
+        expect(before).toMatchObject({ level: 40, auditGuard: 'owner' });
+        expect(before.msg).toMatch(
+          /NOT append-only .* `npm run admin -- audit guard` as a superuser/,
+        );
+        // Only a superuser can give the trail away.
+        await expect(applyAuditGuard(database)).rejects.toThrow(/needs a superuser/);
         const admin = await openDatabase({ url: scratch.url, poolSize: 1 });
         try {
           expect(await applyAuditGuard(admin)).toBe(role);
@@ -187,6 +197,11 @@ describe('the audit trail against the service role', () => {
           await admin.close();
         }
         expect(await auditGuardState(database.run)).toBe('held');
+        expect(await startLine(serviceUrl.toString())).toMatchObject({
+          level: 30,
+          auditGuard: 'held',
+          msg: 'the audit trail is append-only against this role',
+        });
 
         // The app, running as that role, records staff actions.
         const ctx = await startTestApp({ database });
@@ -252,6 +267,38 @@ describe('the audit trail against the service role', () => {
     },
   );
 });
+
+/** The audit guard's line of a production start as `npm start` runs it, over `databaseUrl`. */
+async function startLine(databaseUrl: string): Promise<Record<string, unknown>> {
+  const sim = await startSimulator();
+  const service = await startServiceProcess(
+    {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: randomBytes(24).toString('hex'),
+      UPSTREAM_URL: sim.url,
+      UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
+      UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
+      LOG_FORMAT: 'json',
+    },
+    await freePort(),
+    '/readyz',
+  );
+  try {
+    const line = service
+      .output()
+      .split('\n')
+      .find((text) => text.includes('"auditGuard"'));
+    if (!line) throw new Error(`no audit guard line: ${service.output()}`);
+    return JSON.parse(line);
+  } finally {
+    service.child.kill('SIGTERM');
+    await service.exited;
+    await sim.close();
+  }
+}
 
 async function superuser(text: string): Promise<void> {
   const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
