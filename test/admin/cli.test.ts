@@ -153,6 +153,12 @@ describe('ordering-admin: personal data and retention', () => {
       const bad = await admin(['retention', '--older-than', '0'], env);
       expectOneErrorLine(bad);
       expect(bad.stderr).toMatch(/--older-than must be an integer from 1/);
+      // The guard again, as the superuser the embedded database runs as: idempotent.
+      const guard = await admin(['audit', 'guard'], env);
+      expect(guard).toMatchObject({ code: 0, stderr: '' });
+      expect(guard.stdout).toBe(
+        'audit_events belongs to ordering_audit: the service role (as before) may read and append, and remove events older than 30 days only through audit_events_remove_before\n',
+      );
       const erased = await admin(['users', 'erase', 'dora'], env);
       expect(erased).toMatchObject({ code: 0, stderr: '' });
       expect(erased.stdout).toMatch(/^erased dora: now erased:\d+;/);

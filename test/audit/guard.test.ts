@@ -188,6 +188,18 @@ describe('the audit trail against the service role', () => {
         expect(before.msg).toMatch(
           /NOT append-only .* `npm run admin -- audit guard` as a superuser/,
         );
+        // Unguarded, retention still works through the function (the service owns it all).
+        await database.run(
+          sqlOf(`insert into audit_events (created, kind, via)
+            values (now() - interval '400 days', 'store.updated', 'admin-command')`),
+          [],
+        );
+        const unguarded = await runRetention(database, {
+          days: 30,
+          auditDays: 30,
+          nowMicros: Date.now() * 1000,
+        });
+        expect(unguarded).toMatchObject({ auditEvents: 1, busy: false });
         // Only a superuser can give the trail away.
         await expect(applyAuditGuard(database)).rejects.toThrow(/needs a superuser/);
         const admin = await openDatabase({ url: scratch.url, poolSize: 1 });
