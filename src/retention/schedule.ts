@@ -12,8 +12,9 @@ export interface RetentionSchedule {
 
 /**
  * RETENTION_DAYS set: every RETENTION_INTERVAL_SECONDS, the retention of src/retention/logic.ts
- * runs in this process, with the audit trail's own period (AUDIT_RETENTION_DAYS). Every instance may run it; the advisory lock lets one at a time do
- * the work. A failed run is logged and tried again at the next interval.
+ * runs in this process, with the audit trail's own period (AUDIT_RETENTION_DAYS). Every
+ * instance may run it; the advisory lock lets one at a time do the work. A failed run is
+ * logged and tried again at the next interval.
  */
 export function scheduleRetention(
   database: Database,
