@@ -83,12 +83,40 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** RETENTION_DAYS: carts created before this many whole UTC days are removed on a schedule (0: never). */
   retentionDays: number;
+  /**
+   * AUDIT_RETENTION_DAYS: retention (scheduled or the admin command) removes audit events
+   * created before this many whole UTC days (0: never).
+   */
+  auditRetentionDays: number;
   /** RETENTION_INTERVAL_SECONDS: how often the scheduled retention runs. */
   retentionIntervalSeconds: number;
 }
 
 /** A bad setting: the message is one line naming the variable. */
 export class ConfigError extends Error {}
+
+/** The shortest audit period: the database's audit_events_remove_before (drizzle/0016) refuses less. */
+export const AUDIT_MIN_DAYS = 30;
+/** The shortest audit period in production: a year of staff actions. */
+export const AUDIT_MIN_DAYS_PRODUCTION = 365;
+/** The default audit period: two years, whatever the carts' (RETENTION_DAYS). */
+export const AUDIT_DEFAULT_DAYS = 730;
+
+/**
+ * AUDIT_RETENTION_DAYS: 0 (kept for ever) or a period of at least AUDIT_MIN_DAYS, and in
+ * production at least a year: a shorter trail no longer answers who did what last season.
+ */
+function auditRetentionDays(env: Env, production: boolean): number {
+  const name = 'AUDIT_RETENTION_DAYS';
+  const days = integer(env, name, AUDIT_DEFAULT_DAYS, 0, 36_500);
+  const min = production ? AUDIT_MIN_DAYS_PRODUCTION : AUDIT_MIN_DAYS;
+  if (days !== 0 && days < min) {
+    throw new ConfigError(
+      `${name} must be 0 (keep the audit trail for ever) or at least ${min}${production ? ' when NODE_ENV=production' : ''}, got ${days}`,
+    );
+  }
+  return days;
+}
 
 type Env = Record<string, string | undefined>;
 
@@ -352,6 +380,7 @@ export function loadConfig(env: Env = process.env): Config {
     authFailuresPerDay: integer(env, 'AUTH_FAILURES_PER_DAY', 100, 1, 1_000_000),
     authAccountFailuresPerDay: integer(env, 'AUTH_ACCOUNT_FAILURES_PER_DAY', 1000, 1, 1_000_000),
     retentionDays: integer(env, 'RETENTION_DAYS', 0, 0, 36_500),
+    auditRetentionDays: auditRetentionDays(env, production),
     retentionIntervalSeconds: integer(env, 'RETENTION_INTERVAL_SECONDS', 3600, 1, 604_800),
     trustProxy: trustProxy(env.TRUST_PROXY, production),
     logLevel,

@@ -3,6 +3,7 @@ import { type Logger, pino } from 'pino';
 // A type only: the simulator's code is loaded (below) only when UPSTREAM_URL is unset.
 import type { Simulator } from '../erp-simulator/server.js';
 import { buildApp } from './app.js';
+import { auditGuardState, describeAuditGuard } from './audit/guard.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Config } from './config.js';
 import { secureRandom } from './controls/secure-random.js';
@@ -67,6 +68,21 @@ async function migrateWhenReachable(database: Database, log: Logger): Promise<vo
 }
 
 /**
+ * Says at start whether the audit trail holds against the role the service runs as
+ * (decision 0011); in production a trail it could change is a warning. Embedded: one
+ * superuser, nothing to say.
+ */
+async function reportAuditGuard(database: Database, config: Config, log: Logger): Promise<void> {
+  try {
+    const state = await auditGuardState(database.run);
+    const level = state === 'held' || !config.production ? 'info' : 'warn';
+    log[level]({ auditGuard: state }, describeAuditGuard(state));
+  } catch (error) {
+    log.warn({ err: { message: (error as Error).message } }, 'audit trail guard: not checked');
+  }
+}
+
+/**
  * Opens the database (migrating it), the upstream client (starting the bundled simulator
  * when UPSTREAM_URL is unset) and the app, and listens.
  */
@@ -86,6 +102,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     log,
   });
   await migrateWhenReachable(database, log);
+  if (database.kind === 'postgres') await reportAuditGuard(database, config, log);
   let simulator: Simulator | undefined;
   let upstreamUrl = config.upstreamUrl;
   let serviceAccount = {
@@ -130,6 +147,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     config.retentionDays > 0
       ? scheduleRetention(database, {
           days: config.retentionDays,
+          auditDays: config.auditRetentionDays,
           intervalSeconds: config.retentionIntervalSeconds,
           clock: deps.clock,
           log,

@@ -231,6 +231,29 @@ describe('loadConfig', () => {
     ).toMatchObject({ restoreCodesPerDay: 3, restoreAttemptsPerDay: 20 });
   });
 
+  it('keeps the audit trail two years unless AUDIT_RETENTION_DAYS says otherwise; never under 30 days, in production a year', () => {
+    expect(loadConfig(env({}))).toMatchObject({ retentionDays: 0, auditRetentionDays: 730 });
+    expect(loadConfig(env({ AUDIT_RETENTION_DAYS: '0' })).auditRetentionDays).toBe(0);
+    expect(loadConfig(env({ AUDIT_RETENTION_DAYS: '30' })).auditRetentionDays).toBe(30);
+    expect(configError({ AUDIT_RETENTION_DAYS: '29' }).message).toBe(
+      'AUDIT_RETENTION_DAYS must be 0 (keep the audit trail for ever) or at least 30, got 29',
+    );
+    const production = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'a-secret-of-enough-length',
+      UPSTREAM_URL: 'https://erp.example.com',
+      UPSTREAM_ADMIN_USERNAME: 'svc',
+      UPSTREAM_ADMIN_PASSWORD: 'pw',
+    };
+    expect(configError({ ...production, AUDIT_RETENTION_DAYS: '364' }).message).toBe(
+      'AUDIT_RETENTION_DAYS must be 0 (keep the audit trail for ever) or at least 365 when NODE_ENV=production, got 364',
+    );
+    expect(loadConfig(env({ ...production, AUDIT_RETENTION_DAYS: '365' })).auditRetentionDays).toBe(
+      365,
+    );
+    expect(loadConfig(env(production)).auditRetentionDays).toBe(730);
+  });
+
   it('refuses TRUST_PROXY=true in production: it lets any client pick its address', () => {
     const production = {
       NODE_ENV: 'production',

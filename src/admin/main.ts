@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError } from 'commander';
+import { applyAuditGuard } from '../audit/guard.js';
 import { endSessions } from '../auth/sessions.js';
 import { systemClock } from '../clock.js';
-import { loadConfig } from '../config.js';
+import { AUDIT_MIN_DAYS, loadConfig } from '../config.js';
 import { type Database, type Db, openDatabase } from '../db/client.js';
 import { publishSessionsEnded } from '../notifications/notifier.js';
-import { runRetention } from '../retention/logic.js';
+import { describeRetention, runRetention } from '../retention/logic.js';
 import { exportAudit } from './audit-export.js';
 import { backupPglite, hasDatabase, restorePglite, schemaStatus } from './backup.js';
 import {
@@ -121,6 +122,17 @@ function nonNegativeInteger(value: string): number {
     throw new AdminError(`--carts-for-random-control must be an integer >= 0, got "${value}"`);
   }
   return Number(value);
+}
+
+/** --audit-older-than: 0 (keep every event) or at least the database's floor. */
+function auditPeriod(value: string): number {
+  const days = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+  if (!(days === 0 || (days >= AUDIT_MIN_DAYS && days <= 36_500))) {
+    throw new AdminError(
+      `--audit-older-than must be 0 (keep every audit event) or an integer from ${AUDIT_MIN_DAYS} to 36500, got ${JSON.stringify(value)}`,
+    );
+  }
+  return days;
 }
 
 function positiveInteger(option: string, value: string): number {
@@ -279,20 +291,31 @@ function buildProgram(): Command {
 
   program
     .command('retention')
-    .description('remove carts (lines, checkouts, control links) created before the period')
+    .description(
+      'remove carts (lines, checkouts, control links), controls, draws, restore codes, failed-login counts and emptied statistics rows created before the period, and audit events before their own',
+    )
     .requiredOption('--older-than <days>', 'keep this many whole UTC days before today')
-    .option('--batch-size <n>', 'carts per transaction', '1000')
-    .action((opts: { olderThan: string; batchSize: string }) => {
+    .option(
+      '--audit-older-than <days>',
+      `audit events: keep this many whole UTC days, at least ${AUDIT_MIN_DAYS}; 0: keep them all (default AUDIT_RETENTION_DAYS)`,
+    )
+    .option('--batch-size <n>', 'rows per transaction', '1000')
+    .action((opts: { olderThan: string; auditOlderThan?: string; batchSize: string }) => {
       const days = positiveInteger('--older-than', opts.olderThan);
       const batchSize = positiveInteger('--batch-size', opts.batchSize);
+      const auditDays =
+        opts.auditOlderThan === undefined
+          ? loadConfig().auditRetentionDays
+          : auditPeriod(opts.auditOlderThan);
       return withDatabase('retention', async (database) => {
         const r = await runRetention(database, {
           days,
+          auditDays,
           batchSize,
           nowMicros: systemClock.nowMicros(),
         });
         if (r.busy) throw new AdminError('another retention run holds the lock; try again later');
-        return `removed ${r.carts} carts, ${r.controls} controls, ${r.randomDraws} random-control draws, ${r.restoreCodes} restore codes, ${r.loginFailures} failed-login counts created before ${r.cutoff} (${r.batches} batches)`;
+        return describeRetention(r);
       });
     });
 
@@ -357,9 +380,29 @@ function buildProgram(): Command {
       }),
     );
 
-  program
-    .command('audit')
-    .description('the audit trail of staff actions')
+  const auditCmd = program.command('audit').description('the audit trail of staff actions');
+  auditCmd
+    .command('guard')
+    .description(
+      'make the trail append-only against the service role (run once as a superuser: DATABASE_URL)',
+    )
+    .action(() =>
+      withDatabase(
+        'audit guard',
+        async (database) => {
+          // Pending migrations are the service's to apply: as a superuser they would create
+          // tables the service's role does not own.
+          const status = await schemaStatus(database);
+          if (!status.ok) throw new AdminError(status.message);
+          const service = await applyAuditGuard(database).catch((err: Error) => {
+            throw new AdminError(err.message);
+          });
+          return `audit_events belongs to ordering_audit: ${service} may read and append, and remove events older than 30 days only through audit_events_remove_before`;
+        },
+        { migrate: false },
+      ),
+    );
+  auditCmd
     .command('export')
     .description('print the trail as a JSON array, oldest first')
     .option('--store <gln>', 'only events of this store')

@@ -12,12 +12,20 @@ export interface RetentionSchedule {
 
 /**
  * RETENTION_DAYS set: every RETENTION_INTERVAL_SECONDS, the retention of src/retention/logic.ts
- * runs in this process. Every instance may run it; the advisory lock lets one at a time do
- * the work. A failed run is logged and tried again at the next interval.
+ * runs in this process, with the audit trail's own period (AUDIT_RETENTION_DAYS). Every
+ * instance may run it; the advisory lock lets one at a time do the work. A failed run is
+ * logged and tried again at the next interval.
  */
 export function scheduleRetention(
   database: Database,
-  options: { days: number; intervalSeconds: number; clock: Clock; log: Logger },
+  options: {
+    days: number;
+    /** Audit events' own period (AUDIT_RETENTION_DAYS; 0: kept for ever). */
+    auditDays: number;
+    intervalSeconds: number;
+    clock: Clock;
+    log: Logger;
+  },
 ): RetentionSchedule {
   let stopped = false;
   let running: Promise<void> | undefined;
@@ -25,6 +33,7 @@ export function scheduleRetention(
     try {
       const result = await runRetention(database, {
         days: options.days,
+        auditDays: options.auditDays,
         nowMicros: options.clock.nowMicros(),
         // Requests waiting for the (embedded database's one) connection go between batches.
         betweenBatches: () => (stopped ? Promise.reject(new Stopped()) : yieldToRequests()),

@@ -136,12 +136,29 @@ describe('ordering-admin: personal data and retention', () => {
       });
       const retention = await admin(['retention', '--older-than', '30'], env);
       expect(retention).toMatchObject({ code: 0, stderr: '' });
+      // Every kind of row it removes is named, the audit trail with its own period (730 days).
       expect(retention.stdout).toMatch(
-        /^removed 0 carts, .* created before \d{4}-\d\d-\d\dT00:00:00.000Z/,
+        /^removed 0 carts with 0 lines, 0 checkout records and 0 control links, 0 controls, 0 random-control draws, 0 restore codes, 0 failed-login counts and \d+ emptied statistics rows from before (\d{4}-\d\d-\d\d)T00:00:00.000Z; 0 audit events from before (\d{4}-\d\d-\d\d)T00:00:00.000Z \(\d+ batches\)\n$/,
       );
+      const [, cartsBefore, auditBefore] = /before (\S+);.* before (\S+) /.exec(retention.stdout)!;
+      expect(Date.parse(cartsBefore) - Date.parse(auditBefore)).toBe(700 * 86_400_000);
+      const kept = await admin(['retention', '--older-than', '30', '--audit-older-than', '0'], env);
+      expect(kept.stdout).toMatch(/; no audit events \(the trail is kept whole\)/);
+      const tooShort = await admin(
+        ['retention', '--older-than', '30', '--audit-older-than', '7'],
+        env,
+      );
+      expectOneErrorLine(tooShort);
+      expect(tooShort.stderr).toMatch(/--audit-older-than must be 0 .* from 30/);
       const bad = await admin(['retention', '--older-than', '0'], env);
       expectOneErrorLine(bad);
       expect(bad.stderr).toMatch(/--older-than must be an integer from 1/);
+      // The guard again, as the superuser the embedded database runs as: idempotent.
+      const guard = await admin(['audit', 'guard'], env);
+      expect(guard).toMatchObject({ code: 0, stderr: '' });
+      expect(guard.stdout).toBe(
+        'audit_events belongs to ordering_audit: the service role (as before) may read and append, and remove events older than 30 days only through audit_events_remove_before\n',
+      );
       // The command's own environment says nothing of the service's heartbeat: the output
       // names the service's setting, never this process's value.
       const erased = await admin(['users', 'erase', 'dora'], { ...env, WS_HEARTBEAT_SECONDS: '7' });

@@ -7,10 +7,11 @@ import {
   controlCarts,
   controls,
   items,
+  loginFailures,
   shoppingLists,
 } from '../../src/db/schema.js';
 import { statement } from '../../src/db/statement.js';
-import { RETENTION_LOCK, runRetention } from '../../src/retention/logic.js';
+import { describeRetention, RETENTION_LOCK, runRetention } from '../../src/retention/logic.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { onPostgres } from '../helpers/db.js';
 import { cartWith, checkedOutCart, createStore, loginStaff } from '../helpers/fixtures.js';
@@ -126,24 +127,63 @@ describe('retention', () => {
       body: { cart: stillUsed, part_number: 'P-7', quantity: 1 },
     });
 
+    // Wrong passwords: an old window of failed-login counts (goes) and a current one (stays).
+    for (const [day, username] of [
+      ['2026-02-01T14:00:00Z', 'bruno'],
+      ['2026-03-20T09:40:00Z', 'anna'],
+    ]) {
+      ctx.clock.set(day);
+      const wrong = await ctx.request('POST', '/api/v1/auth/jwt/token/', {
+        body: { username, password: 'not-the-password' },
+      });
+      expect(wrong.status).toBe(400);
+    }
+
     await at(NOW);
     const period = 'created_after=2026-02-17T23:59:59.999999Z';
+    // What goes with the old carts, counted before they go.
+    const alongside = async (table: typeof items | typeof checkouts | typeof controlCarts) =>
+      (await ctx.database.db.select().from(table).where(inArray(table.cartId, old))).length;
+    const lines = await alongside(items);
+    const checkoutRecords = await alongside(checkouts);
+    const controlLinks = await alongside(controlCarts);
+    const failures = await ctx.database.db.select().from(loginFailures);
+    const oldFailures = failures.filter((f) => f.windowStart < '2026-02-18').length;
+    expect(oldFailures).toBeGreaterThan(0);
+    expect(failures.length).toBeGreaterThan(oldFailures);
     const keptBefore = await staffFigures(period);
     const storeBefore = await staffFigures(`${period}&gln=${GLN}`);
 
     const result = await runRetention(ctx.database, {
       days: 30,
+      auditDays: 30,
       nowMicros: ctx.clock.nowMicros(),
       batchSize: 2,
     });
+    expect(lines).toBeGreaterThan(old.length);
+    expect(checkoutRecords).toBe(6);
+    expect(controlLinks).toBeGreaterThan(0);
     expect(result).toMatchObject({
       cutoff: CUTOFF,
+      auditCutoff: CUTOFF,
       carts: old.length,
+      lines,
+      checkouts: checkoutRecords,
+      controlLinks,
       controls: 1,
+      loginFailures: oldFailures,
       auditEvents: 1,
       busy: false,
     });
+    expect(result.rollupRows).toBeGreaterThan(0);
     expect(result.batches).toBeGreaterThan(4);
+    // The summary names every kind of row removed, with its count.
+    expect(describeRetention(result)).toBe(
+      `removed ${old.length} carts with ${lines} lines, 6 checkout records and ${controlLinks} control links, 1 controls, 0 random-control draws, 0 restore codes, ${oldFailures} failed-login counts and ${result.rollupRows} emptied statistics rows from before ${CUTOFF}; 1 audit events from before ${CUTOFF} (${result.batches} batches)`,
+    );
+    const failuresLeft = await ctx.database.db.select().from(loginFailures);
+    expect(failuresLeft.length).toBe(failures.length - oldFailures);
+    expect(failuresLeft.every((f) => f.windowStart >= '2026-02-18')).toBe(true);
 
     const left = (await ctx.database.db.select({ id: carts.id }).from(carts)).map((c) => c.id);
     expect(left.sort((a, b) => a - b)).toEqual(kept.sort((a, b) => a - b));
@@ -186,8 +226,59 @@ describe('retention', () => {
     expect((await staffFigures('')).count).toBe(kept.length);
 
     // Nothing more to do: a second run removes nothing.
-    const again = await runRetention(ctx.database, { days: 30, nowMicros: ctx.clock.nowMicros() });
-    expect(again).toMatchObject({ carts: 0, controls: 0, busy: false });
+    const again = await runRetention(ctx.database, {
+      days: 30,
+      auditDays: 30,
+      nowMicros: ctx.clock.nowMicros(),
+    });
+    expect(again).toMatchObject({ carts: 0, controls: 0, auditEvents: 0, busy: false });
+  });
+
+  it("keeps audit events for their own period, whatever the carts'", async () => {
+    // A staff action and a cart of 2026-01-10, 69 days before NOW.
+    await at('2026-01-10T10:00:00Z');
+    const patched = await ctx.request('PATCH', `/api/v1/stores/${GLN}/`, {
+      token: staff.token,
+      body: { active_period: '03:00:00' },
+    });
+    expect(patched.status).toBe(200);
+    await checkedOutCart(ctx, anna, { store: GLN });
+    const eventsOf = async () =>
+      (await ctx.database.db.select().from(auditEvents)).filter((e) =>
+        e.created.startsWith('2026-01-10'),
+      ).length;
+    expect(await eventsOf()).toBe(1);
+    await at(NOW);
+
+    // The carts go after 30 days; the trail stays for its 730 (and for ever with 0).
+    const twoYears = await runRetention(ctx.database, {
+      days: 30,
+      auditDays: 730,
+      nowMicros: ctx.clock.nowMicros(),
+    });
+    expect(twoYears).toMatchObject({ carts: 1, auditEvents: 0, busy: false });
+    expect(twoYears.auditCutoff).toBe('2024-03-20T00:00:00.000Z');
+    const forEver = await runRetention(ctx.database, {
+      days: 30,
+      auditDays: 0,
+      nowMicros: ctx.clock.nowMicros(),
+    });
+    expect(forEver).toMatchObject({ auditCutoff: null, auditEvents: 0 });
+    expect(describeRetention(forEver)).toMatch(/; no audit events \(the trail is kept whole\)/);
+    expect(await eventsOf()).toBe(1);
+    // Under the floor the run refuses before it removes anything.
+    await expect(
+      runRetention(ctx.database, { days: 30, auditDays: 29, nowMicros: ctx.clock.nowMicros() }),
+    ).rejects.toThrow(/at least 30 days/);
+
+    // Past its own period the event goes.
+    const sixty = await runRetention(ctx.database, {
+      days: 30,
+      auditDays: 60,
+      nowMicros: ctx.clock.nowMicros(),
+    });
+    expect(sixty).toMatchObject({ auditCutoff: '2026-01-19T00:00:00.000Z', auditEvents: 1 });
+    expect(await eventsOf()).toBe(0);
   });
 
   it.skipIf(!onPostgres)('leaves the work to a run holding the lock (PostgreSQL)', async () => {
@@ -208,6 +299,7 @@ describe('retention', () => {
     try {
       const result = await runRetention(ctx.database, {
         days: 1,
+        auditDays: 0,
         nowMicros: ctx.clock.nowMicros(),
       });
       expect(result).toMatchObject({ busy: true, carts: 0, batches: 0 });

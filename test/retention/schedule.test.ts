@@ -7,7 +7,8 @@ import { freePort, type ServiceProcess, startServiceProcess } from '../helpers/p
 
 /**
  * RETENTION_DAYS as `npm start` wires it: the scheduled run removes the demo's carts older
- * than the period, in the service's own process, and logs what it removed.
+ * than the period, in the service's own process, and logs what it removed, every kind of row
+ * counted; audit events keep AUDIT_RETENTION_DAYS.
  */
 const CARLA = DEMO_USERS.find((u) => u.username === 'carla')!;
 const dir = mkdtempSync(join(tmpdir(), 'retention-schedule-'));
@@ -51,6 +52,22 @@ describe('scheduled retention', () => {
     const { retention } = JSON.parse(runLine()!);
     expect(retention.busy).toBe(false);
     expect(retention.carts).toBeGreaterThan(500);
+    // Every kind of row is counted; the audit trail keeps its own period (730 days by default).
+    for (const kind of [
+      'lines',
+      'checkouts',
+      'controlLinks',
+      'controls',
+      'randomDraws',
+      'restoreCodes',
+      'loginFailures',
+      'rollupRows',
+      'auditEvents',
+    ]) {
+      expect(typeof retention[kind], kind).toBe('number');
+    }
+    expect(retention.lines).toBeGreaterThan(retention.carts);
+    expect(Date.parse(retention.cutoff) - Date.parse(retention.auditCutoff)).toBe(700 * 86_400_000);
 
     const login = await fetch(`${current.url}/api/v1/auth/jwt/token/`, {
       method: 'POST',
