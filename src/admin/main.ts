@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError } from 'commander';
-import { endSessions } from '../auth/sessions.js';
 import { systemClock } from '../clock.js';
 import { loadConfig } from '../config.js';
 import { type Database, type Db, openDatabase } from '../db/client.js';
 import { publishSessionsEnded } from '../notifications/notifier.js';
+import { endSessions } from '../protections/sessions.js';
 import { runRetention } from '../retention/logic.js';
 import { exportAudit } from './audit-export.js';
 import { backupPglite, hasDatabase, restorePglite, schemaStatus } from './backup.js';

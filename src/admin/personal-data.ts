@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { auditEventsPage } from '../audit/queries.js';
-import { endSessions } from '../auth/sessions.js';
 import type { Db } from '../db/client.js';
 import {
   auditEvents,
@@ -22,7 +21,8 @@ import {
   users,
   wsCodes,
 } from '../db/schema.js';
-import { accountOf } from '../users/restore.js';
+import { accountOf } from '../protections/keys.js';
+import { endSessions } from '../protections/sessions.js';
 import { AdminError } from './commands.js';
 
 /**

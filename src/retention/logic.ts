@@ -38,7 +38,7 @@ export interface RetentionResult {
   controls: number;
   randomDraws: number;
   restoreCodes: number;
-  /** Counts of failed logins whose 24-hour window began before the cutoff (src/auth/failures.ts). */
+  /** Counts of failed logins whose 24-hour window began before the cutoff (src/protections/failures.ts). */
   loginFailures: number;
   auditEvents: number;
   batches: number;

@@ -1,7 +1,8 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { RedisStore, Throttle } from '../../src/users/throttle.js';
+import { RedisStore } from '../../src/protections/counters.js';
+import { Throttle } from '../../src/protections/throttle.js';
 import { PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
 import { capturingLog } from '../helpers/log.js';
 import { freePort, redisServerAvailable, ThrowawayRedis } from '../helpers/redis-server.js';
