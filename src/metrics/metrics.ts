@@ -5,6 +5,7 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { App, Deps } from '../deps.js';
 import type { AppEventBus } from '../events/app-events.js';
 import { READY_TIMEOUT_MS } from '../health/routes.js';
+import { usersContext } from '../users/context.js';
 
 /** The label of requests no route matched (404s, redirects): one series, whatever the URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -156,6 +157,17 @@ export class Metrics {
       collect() {
         this.reset();
         this.inc(notifier?.fanoutErrors ?? 0);
+      },
+    });
+    // Restore jobs dropped at the cap. Made here if no route has asked yet (one per app).
+    const { jobs } = usersContext(app);
+    new Counter({
+      name: 'ordering_restore_jobs_dropped_total',
+      help: 'Restore e-mails (code or link) not sent because the background job cap was full (the request answered as usual)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(jobs.dropped);
       },
     });
   }
