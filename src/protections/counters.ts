@@ -66,7 +66,7 @@ export class RedisStore implements CounterStore {
       connectTimeout: timeoutMs,
       commandTimeout: timeoutMs,
       maxRetriesPerRequest: 1,
-      // While disconnected a command fails at once (and the limit fails open).
+      // While disconnected a command fails at once (the limits then count in the process).
       enableOfflineQueue: false,
       retryStrategy: (times) => Math.min(times * 200, 5000),
     });

@@ -1,25 +1,35 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.js';
 import { errors } from '../http/errors.js';
-import type { CounterStore } from './counters.js';
+import { type CounterStore, MemoryStore } from './counters.js';
 import { addressKey, keyPart } from './keys.js';
 
 const WINDOW_MICROS = 60_000_000;
 
 /**
  * Fixed one-minute windows on the injected clock, `limit` hits per key in each. Every hit
- * counts, refused or not. A store failure lets the request through: a broken Redis must not
- * lock everybody out. The first failure of an outage is logged, and the first success after.
+ * counts, refused or not. With a shared store (Redis) every hit is also counted in this
+ * process (a bounded MemoryStore): while the shared store fails, those counts decide, so
+ * stopping or overloading Redis does not lift the limit; it only makes it per instance. An
+ * outage that starts mid-window keeps this instance's hits of that window. The first
+ * failure of an outage is logged, and the first success after.
  */
 export class Throttle {
-  private unavailable = false;
+  /** This process's counts beside a shared store; undefined when the store is in-process. */
+  readonly local: MemoryStore | undefined;
+  /** Whether the shared store fails now and the limits count in this process. */
+  fallingBack = false;
+  /** Checks decided on this process's counts because the shared store failed. */
+  fallbackChecks = 0;
 
   constructor(
     readonly store: CounterStore,
     private readonly limit: number,
     private readonly clock: Clock,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.local = store instanceof MemoryStore ? undefined : new MemoryStore();
+  }
 
   /** Throws 429 `throttled` with `Retry-After` when any key is over the limit. */
   async check(keys: string[]): Promise<void> {
@@ -29,22 +39,28 @@ export class Throttle {
     const windowEnd = (window + 1) * WINDOW_MICROS;
     // Keys outlive their window a little, so a clock skew between instances does not reset them.
     const ttlMs = Math.ceil((windowEnd - now) / 1000) + 60_000;
+    const hits = (store: CounterStore) =>
+      Promise.all(keys.map((key) => store.hit(key, window, ttlMs)));
+    const local = this.local ? hits(this.local) : undefined;
     let counts: number[];
     try {
-      counts = await Promise.all(keys.map((key) => this.store.hit(key, window, ttlMs)));
+      counts = await hits(this.store);
+      await local;
+      if (this.fallingBack) {
+        this.fallingBack = false;
+        this.log.info('rate-limit counters available again');
+      }
     } catch (error) {
-      if (!this.unavailable) {
-        this.unavailable = true;
+      if (!local) throw error;
+      if (!this.fallingBack) {
+        this.fallingBack = true;
         this.log.warn(
           { err: { message: (error as Error)?.message } },
-          'rate-limit counters unavailable: requests let through until they are back',
+          'rate-limit counters unavailable: counting in this process until they are back',
         );
       }
-      return;
-    }
-    if (this.unavailable) {
-      this.unavailable = false;
-      this.log.info('rate-limit counters available again');
+      this.fallbackChecks += 1;
+      counts = await local;
     }
     if (counts.some((count) => count > this.limit)) {
       throw errors.throttled(Math.max(1, Math.ceil((windowEnd - now) / 1_000_000)));
