@@ -6,7 +6,6 @@ import websocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import auditRoutes from './audit/routes.js';
 import authRoutes from './auth/routes.js';
-import { sessionGenerations } from './auth/sessions.js';
 import { TokenService } from './auth/tokens.js';
 import cartRoutes from './carts/routes.js';
 import catalogueRoutes from './catalogue/routes.js';
@@ -37,11 +36,12 @@ import notificationSocketRoutes from './notifications/socket.js';
 import { subscribeNotifications } from './notifications/subscribers.js';
 import optionRoutes from './options/routes.js';
 import organizationRoutes from './organizations/routes.js';
+import { sessionGenerations } from './protections/sessions.js';
+import { isLimitHook } from './protections/throttle.js';
 import scoreRoutes from './scores/routes.js';
 import shoppingListRoutes from './shopping-lists/routes.js';
 import storeRoutes from './stores/routes.js';
 import userRoutes, { restorePageRoutes } from './users/routes.js';
-import { isLimitHook } from './users/throttle.js';
 
 /** Secrets never reach a log line: tokens and codes in headers, URLs and bodies. */
 function redactUrl(url: string): string {

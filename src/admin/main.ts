@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError } from 'commander';
 import { applyAuditGuard } from '../audit/guard.js';
-import { endSessions } from '../auth/sessions.js';
 import { systemClock } from '../clock.js';
 import { AUDIT_MIN_DAYS, loadConfig } from '../config.js';
 import { type Database, type Db, openDatabase } from '../db/client.js';
 import { publishSessionsEnded } from '../notifications/notifier.js';
+import { endSessions } from '../protections/sessions.js';
 import { describeRetention, runRetention } from '../retention/logic.js';
 import { exportAudit } from './audit-export.js';
 import { backupPglite, hasDatabase, restorePglite, schemaStatus } from './backup.js';

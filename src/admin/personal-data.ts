@@ -1,7 +1,6 @@
 import { and, asc, eq, inArray, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { auditEventsPage } from '../audit/queries.js';
-import { endSessions } from '../auth/sessions.js';
 import { tombstone } from '../auth/users.js';
 import { formatDbTimestamp, formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
@@ -24,7 +23,8 @@ import {
   users,
   wsCodes,
 } from '../db/schema.js';
-import { accountOf } from '../users/restore.js';
+import { accountOf } from '../protections/keys.js';
+import { endSessions } from '../protections/sessions.js';
 import { AdminError, setRole } from './commands.js';
 import { appendErasure, type ErasureRecord } from './erasure-journal.js';
 

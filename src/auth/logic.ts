@@ -1,9 +1,9 @@
 import type { Clock } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { Invalid } from '../errors.js';
+import { SESSION_ENDED } from '../http/errors.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import type { LoginAnswer } from './schemas.js';
-import { SESSION_ENDED } from './sessions.js';
 import { TokenError, type TokenService } from './tokens.js';
 import { findTokenUser, storedSession, syncUser } from './users.js';
 
@@ -12,7 +12,7 @@ export interface LoginDeps {
   upstream: UpstreamClient;
   tokens: TokenService;
   clock: Clock;
-  /** Runs the password check within the account's daily bounds (src/auth/failures.ts). */
+  /** Runs the password check within the account's daily bounds (src/protections/failures.ts). */
   guard?: <T>(check: () => Promise<T>, wrong: (result: T) => boolean) => Promise<T>;
 }
 

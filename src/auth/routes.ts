@@ -1,7 +1,7 @@
 import type { App } from '../deps.js';
 import { noStore } from '../http/no-store.js';
-import { usersContext } from '../users/context.js';
-import { limitBy } from '../users/throttle.js';
+import { protections } from '../protections/context.js';
+import { limitBy } from '../protections/throttle.js';
 import { logIn, refreshToken } from './logic.js';
 import {
   LoginAnswerSchema,
@@ -13,7 +13,7 @@ import {
 export default async function authRoutes(app: App): Promise<void> {
   const { upstream, clock, database } = app.deps;
   const { db } = database;
-  const { throttle, failures } = usersContext(app);
+  const { throttle, failures } = protections(app);
 
   app.post(
     '/auth/jwt/token/',

@@ -40,7 +40,7 @@ export const users = pgTable(
     created: ts('created').notNull(),
     lastLogin: ts('last_login'),
     /**
-     * Bumped when the password changes or is reset (src/auth/sessions.ts): a token carries the
+     * Bumped when the password changes or is reset (src/protections/sessions.ts): a token carries the
      * generation it was issued under and is refused once it differs.
      */
     sessionGeneration: integer('session_generation').notNull().default(0),
@@ -474,7 +474,7 @@ export const restoreCodes = pgTable(
 /**
  * Failed logins of the current 24-hour window, per account (`scope` '') and per account and
  * client address (`scope` the address, IPv6 by its /64): the daily bounds of password
- * guessing (src/auth/failures.ts), shared by every instance. A row past its window is
+ * guessing (src/protections/failures.ts), shared by every instance. A row past its window is
  * started afresh by the next failure, and removed by retention.
  */
 export const loginFailures = pgTable(

@@ -1,9 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { SESSION_ENDED } from '../auth/sessions.js';
 import { TokenError, type TokenService } from '../auth/tokens.js';
 import type { Database } from '../db/client.js';
 import { statement } from '../db/statement.js';
-import { errors } from './errors.js';
+import { errors, SESSION_ENDED } from './errors.js';
 
 /** Who may call a route. Routes under /api/v1/ default to 'user'; everything else is public. */
 export type AuthLevel = 'public' | 'user' | 'staff' | 'admin';
@@ -18,7 +17,7 @@ export interface AuthUser {
   reference: string | null;
   isStaff: boolean;
   isAdmin: boolean;
-  /** The session generation the caller's token carries (src/auth/sessions.ts). */
+  /** The session generation the caller's token carries (src/protections/sessions.ts). */
   sessionGeneration: number;
 }
 
@@ -76,7 +75,7 @@ export function installAuth(app: FastifyInstance, tokens: TokenService, database
     // A user's username never changes but when the user is erased (`users erase`, which
     // keeps the row under a tombstone name): tokens issued before it name someone gone.
     if (!user || user.username !== claims.username) throw errors.tokenNotValid('User not found.');
-    // The password was changed or reset since the token's session began (src/auth/sessions.ts).
+    // The password was changed or reset since the token's session began (src/protections/sessions.ts).
     if (user.sessionGeneration !== claims.gen) throw errors.tokenNotValid(SESSION_ENDED);
     if (level === 'staff' && !isStaff(user)) throw errors.permissionDenied();
     if (level === 'admin' && !user.isAdmin) throw errors.permissionDenied();

@@ -20,6 +20,12 @@ const detail = (status: number, code: string, text: string, headers?: Record<str
 /** A restart takes a second or two; a client that retries sooner only adds load. */
 export const DATABASE_RETRY_AFTER_SECONDS = 2;
 
+/**
+ * The message refusing a token whose session was ended (src/protections/sessions.ts): 401 on
+ * use, 400 on refresh.
+ */
+export const SESSION_ENDED = 'Session ended (password changed or reset): log in again.';
+
 export const WWW_AUTHENTICATE = 'Bearer realm="api"';
 
 export const errors = {

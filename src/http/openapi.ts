@@ -11,7 +11,7 @@ import { ErrorDetailSchema, FieldErrorsSchema, UpstreamAnswerSchema } from './sc
  * - 404 with path parameters or a page (`page` query);
  * - 409 with `config.conflicts`; 413 and 415 on methods with a body;
  * - 422 `idempotency_key_reused` where the route takes an `Idempotency-Key` header;
- * - 429 on routes with a rate-limit hook (src/users/throttle.ts);
+ * - 429 on routes with a rate-limit hook (src/protections/throttle.ts);
  * - 502/503/504 with `config.upstream`; 503 `database_unavailable` everywhere.
  * Only the document changes: the routes' response schemas (and so their serialization) stay
  * as declared.

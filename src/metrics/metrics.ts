@@ -5,6 +5,8 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import type { App, Deps } from '../deps.js';
 import type { AppEventBus } from '../events/app-events.js';
 import { READY_TIMEOUT_MS } from '../health/routes.js';
+import { protections } from '../protections/context.js';
+import { usersContext } from '../users/context.js';
 
 /** The label of requests no route matched (404s, redirects): one series, whatever the URL. */
 export const UNMATCHED_ROUTE = 'unmatched';
@@ -156,6 +158,36 @@ export class Metrics {
       collect() {
         this.reset();
         this.inc(notifier?.fanoutErrors ?? 0);
+      },
+    });
+    // The account's protections: limits counted in this process while Redis fails, and
+    // restore jobs dropped at the cap. Made here if no route has asked yet (one per app).
+    const { throttle } = protections(app);
+    new Gauge({
+      name: 'ordering_rate_limit_fallback',
+      help: 'Whether the login and restore limits count in this process because the shared counters (Redis) fail (1) or not (0)',
+      registers,
+      collect() {
+        this.set(throttle.fallingBack ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'ordering_rate_limit_fallback_checks_total',
+      help: 'Rate-limit checks decided on the counts of this process because the shared counters (Redis) failed',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(throttle.fallbackChecks);
+      },
+    });
+    const { jobs } = usersContext(app);
+    new Counter({
+      name: 'ordering_restore_jobs_dropped_total',
+      help: 'Restore e-mails (code or link) not sent because the background job cap was full (the request answered as usual)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(jobs.dropped);
       },
     });
   }

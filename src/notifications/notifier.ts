@@ -26,7 +26,7 @@ export interface NotifierOptions {
 
 /**
  * The current session generation of each user that still exists, and whether they are staff
- * or admin (src/auth/sessions.ts).
+ * or admin (src/protections/sessions.ts).
  */
 export type SessionGenerations = (
   userIds: number[],
@@ -234,7 +234,7 @@ export class Notifier {
   }
 
   /**
-   * The user's sessions were ended (src/auth/sessions.ts): their sockets are closed with
+   * The user's sessions were ended (src/protections/sessions.ts): their sockets are closed with
    * 4401 here at once and, through Redis, on every other instance. A socket authenticated
    * once, by a code of a session that no longer exists, must not keep receiving events.
    */

@@ -53,7 +53,7 @@ export interface RetentionCounts {
   controls: number;
   randomDraws: number;
   restoreCodes: number;
-  /** Counts of failed logins whose 24-hour window began before the cutoff (src/auth/failures.ts). */
+  /** Counts of failed logins whose 24-hour window began before the cutoff (src/protections/failures.ts). */
   loginFailures: number;
   /** Rows of the statistics (days, hours, months) that no cart counts in any more. */
   rollupRows: number;

@@ -1,17 +1,12 @@
-import { LoginFailures } from '../auth/failures.js';
 import type { App, Deps } from '../deps.js';
 import { canMail, createMailer, type Mailer } from '../mail/mailer.js';
 import { BackgroundJobs } from './jobs.js';
-import { MemoryStore, RedisStore, Throttle } from './throttle.js';
 
-/** What the account routes share in one app: the mailer, its jobs and the auth rate limit. */
+/** What the account routes share in one app: the mailer and its jobs. */
 export interface UsersContext {
   mailer: Mailer;
   /** Restore requests' work after the answer (look-up, code, mail). */
   jobs: BackgroundJobs;
-  throttle: Throttle;
-  /** The daily bounds of wrong passwords per account (login and the password-checking routes). */
-  failures: LoginFailures;
   /** false in production without SMTP_URL: restore requests answer 503 `restore_unavailable`. */
   restoreOn: boolean;
 }
@@ -19,19 +14,15 @@ export interface UsersContext {
 const contexts = new WeakMap<Deps, UsersContext>();
 
 /**
- * One mailer and one counter store per app, whichever plugin asks first (login, the API
- * routes or the restore page); closed with the app.
+ * One mailer per app, whichever plugin asks first (the API routes or the restore page);
+ * closed with the app.
  */
 export function usersContext(app: App): UsersContext {
   const { deps } = app;
   let context = contexts.get(deps);
   if (context) return context;
-  const { config, clock } = deps;
+  const { config } = deps;
   const log = app.log;
-  const store =
-    config.redisUrl && config.authRateLimitPerMinute > 0
-      ? new RedisStore(config.redisUrl, 'ordering:throttle:', log)
-      : new MemoryStore();
   const mailOptions = { smtpUrl: config.smtpUrl, production: config.production };
   const restoreOn = canMail(mailOptions);
   if (!restoreOn) {
@@ -45,11 +36,6 @@ export function usersContext(app: App): UsersContext {
   context = {
     mailer: createMailer({ ...mailOptions, from: config.mailFrom, log }),
     jobs: new BackgroundJobs(log),
-    throttle: new Throttle(store, config.authRateLimitPerMinute, clock, log),
-    failures: new LoginFailures(deps.database.db, clock, {
-      perAddress: config.authFailuresPerDay,
-      perAccount: config.authAccountFailuresPerDay,
-    }),
     restoreOn,
   };
   contexts.set(deps, context);
@@ -57,7 +43,7 @@ export function usersContext(app: App): UsersContext {
   app.addHook('onClose', async () => {
     contexts.delete(deps);
     await created.jobs.idle();
-    await Promise.all([created.mailer.close(), created.throttle.close()]);
+    await created.mailer.close();
   });
   return created;
 }

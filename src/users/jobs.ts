@@ -3,14 +3,15 @@ import type { FastifyBaseLogger } from 'fastify';
 /**
  * Work done after the answer (the upstream look-up, the code, the mail of a restore request),
  * so the answer takes the same time whether or not the account exists. At most `max` jobs
- * run at once: beyond that a job is dropped (and counted, the first of a run logged), so a
- * flood of requests cannot pile up promises in memory. A failure is logged without the
- * message's content: the mail holds a credential.
+ * run at once: beyond that a job is dropped, so a flood of requests cannot pile up promises
+ * in memory (while the ERP is slow, a burst of restore requests fills them). Each drop is
+ * counted (`ordering_restore_jobs_dropped_total`) and logged with what was dropped and the
+ * count so far, never the name, address or code the job held; the request's answer is the
+ * same. A failure is logged without the message's content: the mail holds a credential.
  */
 export class BackgroundJobs {
   private readonly running = new Set<Promise<void>>();
-  private dropping = false;
-  /** Jobs dropped because `max` were running. */
+  /** Jobs dropped because `max` were running, since the start. */
   dropped = 0;
 
   constructor(
@@ -22,13 +23,12 @@ export class BackgroundJobs {
   add(what: string, job: () => Promise<void>): boolean {
     if (this.running.size >= this.max) {
       this.dropped += 1;
-      if (!this.dropping) {
-        this.dropping = true;
-        this.log.warn({ max: this.max }, `${what}: dropped, too many restore jobs running`);
-      }
+      this.log.warn(
+        { max: this.max, dropped: this.dropped },
+        `${what}: dropped, too many restore jobs running`,
+      );
       return false;
     }
-    this.dropping = false;
     const run: Promise<void> = Promise.resolve()
       .then(job)
       .catch((error: unknown) => {

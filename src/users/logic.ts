@@ -10,7 +10,7 @@ export async function changePassword(
   token: string,
   password: string,
   newPassword: string,
-  /** Runs the password check within the account's daily bounds (src/auth/failures.ts). */
+  /** Runs the password check within the account's daily bounds (src/protections/failures.ts). */
   guard?: <T>(check: () => Promise<T>, wrong: (result: T) => boolean) => Promise<T>,
 ): Promise<void> {
   const check = () => upstream.changePassword(token, password, newPassword);

@@ -3,12 +3,12 @@ import type { FastifyError, FastifyReply } from 'fastify';
 import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
 import { NO_STORE_HEADERS } from '../http/no-store.js';
+import { protections } from '../protections/context.js';
+import { limitBy } from '../protections/throttle.js';
 import { UpstreamFailure } from '../upstream/errors.js';
-import { usersContext } from './context.js';
 import { donePage, errorPage, expiredPage, formPage } from './html.js';
 import { codeHash, isUsable, redeem } from './restore.js';
 import { CodeParamsSchema, MAX_PASSWORD, MIN_PASSWORD } from './schemas.js';
-import { limitBy } from './throttle.js';
 
 const PAGE_HEADERS = {
   'content-security-policy':
@@ -39,7 +39,7 @@ const PAGE =
 export async function restorePageRoutes(app: App): Promise<void> {
   const { upstream, clock, database, config } = app.deps;
   const { db } = database;
-  const { throttle } = usersContext(app);
+  const { throttle } = protections(app);
   // Only this plugin reads forms; the API stays JSON-only.
   await app.register(formbody, { bodyLimit: 16 * 1024 });
 

@@ -1,11 +1,12 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { and, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
-import { endSessions, type SessionSockets } from '../auth/sessions.js';
 import { type Clock, formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { restoreCodes } from '../db/schema.js';
 import { Invalid } from '../errors.js';
 import type { Mailer } from '../mail/mailer.js';
+import { accountOf } from '../protections/keys.js';
+import { endSessions, type SessionSockets } from '../protections/sessions.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { codeMail, linkMail } from './html.js';
 import type { RestoreCodeBody, RestoreLinkBody } from './schemas.js';
@@ -18,9 +19,6 @@ export const RESTORE_CODE_MAX_ATTEMPTS = 5;
 
 /** The budget window of an account: codes issued and attempts made count for 24 hours. */
 const DAY_MICROS = 24 * 3600 * 1_000_000;
-
-/** The key a username is matched by: `Anna ` and `anna` are one account. */
-export const accountOf = (username: string) => username.trim().toLowerCase();
 
 /**
  * Only this hash is stored. A 6-digit code is short, so its hash is bound to the username

@@ -1,10 +1,12 @@
-import { endSessions } from '../auth/sessions.js';
 import type { App } from '../deps.js';
 import { Invalid } from '../errors.js';
 import { currentUser, requireUpstreamToken, upstreamToken } from '../http/auth.js';
 import { errors } from '../http/errors.js';
 import { serviceBase } from '../http/links.js';
 import { NoBodySchema } from '../http/schemas.js';
+import { protections } from '../protections/context.js';
+import { endSessions } from '../protections/sessions.js';
+import { limitBy, limitByAccount } from '../protections/throttle.js';
 import type { UpstreamClient } from '../upstream/client.js';
 import { usersContext } from './context.js';
 import { changePassword } from './logic.js';
@@ -26,7 +28,6 @@ import {
   RestoreLinkBodySchema,
   ShipmentsSchema,
 } from './schemas.js';
-import { limitBy, limitByAccount } from './throttle.js';
 
 export { restorePageRoutes } from './page.js';
 
@@ -55,7 +56,8 @@ const ATTEMPTS =
 export default async function userRoutes(app: App): Promise<void> {
   const { upstream, clock, database, config } = app.deps;
   const { db } = database;
-  const { mailer, jobs, throttle, failures, restoreOn } = usersContext(app);
+  const { mailer, jobs, restoreOn } = usersContext(app);
+  const { throttle, failures } = protections(app);
   const restore: RestoreDeps = {
     db,
     upstream,

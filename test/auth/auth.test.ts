@@ -40,7 +40,7 @@ describe('POST auth/jwt/token/', () => {
       'sub',
       'username',
     ]);
-    // The session generation (src/auth/sessions.ts): no password change yet.
+    // The session generation (src/protections/sessions.ts): no password change yet.
     expect(c.gen).toBe(0);
     expect(c.exp).toBe((c.iat as number) + 600);
     expect(c.orig_iat).toBe(c.iat);

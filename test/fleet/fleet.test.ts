@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { Agent, fetch as fetchFrom } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../../erp-simulator/data.js';
+import { sample } from '../helpers/metrics.js';
 import { type PgBouncer, pgbouncerInstalled, startPgBouncer } from '../helpers/pgbouncer.js';
 import { freePort } from '../helpers/process.js';
 import { redisServerAvailable, ThrowawayRedis } from '../helpers/redis-server.js';
@@ -529,7 +531,7 @@ function defineFleet(variant: Variant) {
           'load goes on without Redis',
           60_000,
         );
-        // A login (its rate limit counts in Redis: fails open) and a checkout on another
+        // A login (its rate limit counts in each instance meanwhile) and a checkout on another
         // instance than the WebSocket's still answer.
         await login(haproxy!.url, bruno);
         await checkedOutOn(producer.url, brunoSession, 'REDIS-DOWN');
@@ -589,6 +591,84 @@ function defineFleet(variant: Variant) {
         const after = await api(haproxy!.url, 'GET', '/carts/', session);
         expect(after.status, after.text).toBe(200);
         figures.databaseCut = { allOutMs, allBackMs };
+      }, 120_000);
+
+      it('holds the per-minute login limit across the three instances (Redis counts for all): per account and per address', async () => {
+        const limit = Number(env.AUTH_RATE_LIMIT_PER_MINUTE ?? 10);
+        const LOGIN = '/api/v1/auth/jwt/token/';
+        /** Each instance's answers to logins by status, from its own /metrics. */
+        const loginAnswers = () =>
+          Promise.all(
+            instances.map(async (instance) => {
+              const text = await (
+                await fetch(`${instance.url}/metrics`, {
+                  headers: { authorization: `Bearer ${env.METRICS_TOKEN}` },
+                })
+              ).text();
+              const count = (status: string) =>
+                sample(text, 'ordering_http_request_duration_seconds_count', {
+                  method: 'POST',
+                  route: LOGIN,
+                  status_code: status,
+                }) ?? 0;
+              return { wrong: count('400'), refused: count('429') };
+            }),
+          );
+        /**
+         * A wrong login through HAProxy from a loopback address of its own (HAProxy passes
+         * the address it saw; the instances trust that one hop): a new connection each, so
+         * round-robin spreads them.
+         */
+        const attempt = async (from: string, username: string) => {
+          const agent = new Agent({ localAddress: from });
+          try {
+            const answer = await fetchFrom(`${haproxy!.url}${LOGIN}`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ username, password: 'not-the-password' }),
+              dispatcher: agent,
+            });
+            const body = (await answer.json()) as { code?: string };
+            return answer.status === 429 ? `429 ${body.code}` : String(answer.status);
+          } finally {
+            await agent.close();
+          }
+        };
+        /** Starts in a minute with 15 s left at least: the attempts share one window. */
+        const freshMinute = () =>
+          until(() => Date.now() % 60_000 < 45_000, 'a minute with time left', 20_000, 200);
+        const expected = [...Array(limit).fill('400'), ...Array(limit).fill('429 throttled')];
+
+        const before = await loginAnswers();
+        const started = Date.now();
+        // One account from 2 × limit addresses.
+        const account = `fleet-limit-${randomBytes(4).toString('hex')}`;
+        await freshMinute();
+        const perAccount: string[] = [];
+        for (let i = 1; i <= 2 * limit; i++)
+          perAccount.push(await attempt(`127.0.3.${i}`, account));
+        // One address, 2 × limit accounts.
+        await freshMinute();
+        const perAddress: string[] = [];
+        for (let i = 1; i <= 2 * limit; i++) {
+          perAddress.push(await attempt('127.0.4.1', `${account}-${i}`));
+        }
+        const after = await loginAnswers();
+        expect(perAccount).toEqual(expected);
+        expect(perAddress).toEqual(expected);
+        // Each instance answered some of the wrong logins and refused some of the rest: the
+        // limit is the fleet's, not each instance's (per instance, all 4 × limit would be 400).
+        const moved = after.map((a, i) => ({
+          wrong: a.wrong - before[i].wrong,
+          refused: a.refused - before[i].refused,
+        }));
+        expect(moved.reduce((sum, m) => sum + m.wrong, 0)).toBe(2 * limit);
+        expect(moved.reduce((sum, m) => sum + m.refused, 0)).toBe(2 * limit);
+        for (const m of moved) {
+          expect(m.wrong).toBeGreaterThan(0);
+          expect(m.refused).toBeGreaterThan(0);
+        }
+        figures.loginLimit = { limit, perInstance: moved, ms: Date.now() - started };
       }, 120_000);
 
       /**

@@ -1,8 +1,8 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { usersContext } from '../../src/users/context.js';
-import { MEMORY_STORE_MAX, MemoryStore } from '../../src/users/throttle.js';
+import { protections } from '../../src/protections/context.js';
+import { MEMORY_STORE_MAX, MemoryStore } from '../../src/protections/counters.js';
 import { PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
 import { onPostgres } from '../helpers/db.js';
 
@@ -35,7 +35,7 @@ if (onPostgres)
   console.log('In-process counter flood skipped on PostgreSQL: the PGlite run covers it.');
 describe.skipIf(onPostgres)('the in-process login and restore counters (no REDIS_URL)', () => {
   it('a flood of distinct long usernames past the bound: counters and heap stay flat, the limit still holds', async () => {
-    const store = usersContext(ctx.app).throttle.store as MemoryStore;
+    const store = protections(ctx.app).throttle.store as MemoryStore;
     expect(store).toBeInstanceOf(MemoryStore);
     const before = heapAfterGc();
     const FLOOD = MEMORY_STORE_MAX + 2000;

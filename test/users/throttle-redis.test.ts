@@ -3,7 +3,8 @@ import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
-import { RedisStore, Throttle } from '../../src/users/throttle.js';
+import { RedisStore } from '../../src/protections/counters.js';
+import { Throttle } from '../../src/protections/throttle.js';
 import { PASSWORDS, startTestApp, type TestContext } from '../helpers/app.js';
 
 const url = process.env.TEST_REDIS_URL;

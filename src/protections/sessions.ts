@@ -2,9 +2,6 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client.js';
 import { users, wsCodes } from '../db/schema.js';
 
-/** The message refusing a token whose session was ended (401 on use, 400 on refresh). */
-export const SESSION_ENDED = 'Session ended (password changed or reset): log in again.';
-
 /** Who closes the user's open WebSockets on every instance (the Notifier). */
 export interface SessionSockets {
   endSessions(userId: number): void;

@@ -3,8 +3,7 @@ import { type Clock, formatMicros } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { loginFailures } from '../db/schema.js';
 import { errors } from '../http/errors.js';
-import { accountOf } from '../users/restore.js';
-import { addressKey } from '../users/throttle.js';
+import { accountOf, addressKey } from './keys.js';
 
 /** The window of the daily bounds: failures count for 24 hours from the first one. */
 const DAY_MICROS = 24 * 3600 * 1_000_000;
