@@ -2,7 +2,6 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
-import { NO_STORE_HEADERS } from '../http/no-store.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import { usersContext } from './context.js';
 import { donePage, errorPage, expiredPage, formPage } from './html.js';
@@ -13,8 +12,6 @@ import { limitBy } from './throttle.js';
 const PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  // The page's URL holds the code: no cache keeps the page or its answer.
-  ...NO_STORE_HEADERS,
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -61,7 +58,8 @@ export async function restorePageRoutes(app: App): Promise<void> {
 
   const url = '/users/restore-password/:code/';
   const options = {
-    config: { auth: 'public' as const },
+    // The page's URL holds the code: no cache keeps the page or its answer.
+    config: { auth: 'public' as const, noStore: true },
     preValidation: limitBy(throttle, 'restore'),
     schema: {
       tags: ['users'],
