@@ -3,6 +3,7 @@ import type { FastifyError, FastifyReply } from 'fastify';
 import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
 import { UpstreamFailure } from '../upstream/errors.js';
+import { isCommonPassword, TOO_COMMON } from './common-passwords.js';
 import { usersContext } from './context.js';
 import { donePage, errorPage, expiredPage, formPage } from './html.js';
 import { codeHash, isUsable, redeem } from './restore.js';
@@ -27,9 +28,10 @@ const PAGE =
   'used); the form posts `application/x-www-form-urlencoded` `password` and ' +
   '`repeat_password` to the same URL: 200 page when the password is set (every token of ' +
   'the user issued before is then refused); 400 page with ' +
-  'the form again for a mismatch (the code is not spent) or a password outside 8 to 128 ' +
-  'characters; 400 page for an expired or used link. Each POST that reaches the code is an ' +
-  'attempt, as with `restore_password/` (5 per code, `RESTORE_ATTEMPTS_PER_DAY` per account). ' +
+  'the form again (the code is not spent) for a mismatch, a password outside 8 to 128 ' +
+  'characters or a common password (never sent upstream); 400 page for an expired or used ' +
+  'link. Each POST that reaches the code is an attempt, as with `restore_password/` (5 per ' +
+  'code, `RESTORE_ATTEMPTS_PER_DAY` per account). ' +
   'Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).';
 
 /** `GET/POST /users/restore-password/<code>/` (register at the root, not under /api/v1). */
@@ -96,9 +98,11 @@ export async function restorePageRoutes(app: App): Promise<void> {
         ? `The password must have at least ${MIN_PASSWORD} characters.`
         : [...password].length > MAX_PASSWORD
           ? `The password must have at most ${MAX_PASSWORD} characters.`
-          : password !== repeat
-            ? 'The two passwords do not match.'
-            : undefined;
+          : isCommonPassword(password)
+            ? `${TOO_COMMON} Choose one that others are unlikely to use.`
+            : password !== repeat
+              ? 'The two passwords do not match.'
+              : undefined;
     if (problem) return html(reply, 400, formPage(problem));
     const target = { variant: 'link' as const, hash };
     if (
