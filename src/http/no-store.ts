@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { authLevelOf } from './auth.js';
 
 declare module 'fastify' {
@@ -29,13 +29,17 @@ export function mustNotStore(request: FastifyRequest): boolean {
   return authLevelOf(config?.auth, url ?? '') !== 'public';
 }
 
+/** Sets the headers on an answer that no cache may keep. */
+export function markNoStore(request: FastifyRequest, reply: FastifyReply): void {
+  if (mustNotStore(request)) reply.headers(NO_STORE_HEADERS);
+}
+
 /**
- * The one place that decides: an onSend hook on every answer, errors included. Public
- * answers to requests without credentials (`options/`, health, the docs, the console's
- * files) keep the caching they have.
+ * The one place that decides: an onSend hook on every answer, errors included (the router's
+ * own refusals run no hook: `frameworkErrors` calls `markNoStore` itself). Public answers to
+ * requests without credentials (`options/`, health, the docs, the console's files) keep the
+ * caching they have.
  */
 export function installNoStore(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply) => {
-    if (mustNotStore(request)) reply.headers(NO_STORE_HEADERS);
-  });
+  app.addHook('onSend', async (request, reply) => markNoStore(request, reply));
 }

@@ -176,6 +176,9 @@ describe('answers to authenticated requests are not cacheable, whatever their st
       [403, await ctx.request('GET', '/api/v1/audit-events/', { token })],
       [404, await ctx.request('GET', '/api/v1/no-such-thing/', { token })],
       [404, await ctx.request('GET', '/api/v1/carts/999999/', { token })],
+      // The router's own refusals, before any route is found (no hook runs for them).
+      [404, await ctx.request('GET', '/api/v1/carts/%ZZ/', { token })],
+      [404, await ctx.request('GET', `/api/v1/carts/${'x'.repeat(201)}/`, { token })],
       [405, await ctx.request('DELETE', '/api/v1/users/me/', { token })],
       [409, await postItem(ctx, anna, cart, 'P-3', 1)],
       [
@@ -247,5 +250,6 @@ describe('public answers to requests without credentials keep their caching', ()
       expect(consolePage.headers.get('cache-control')).toBe('no-cache');
     }
     expectCacheable(await ctx.request('GET', '/no-such-thing/'), 'no route');
+    expectCacheable(await ctx.request('GET', '/api/v1/carts/%ZZ/'), 'the router refusing');
   });
 });
