@@ -19,6 +19,7 @@ import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { trustFunction } from './http/client-address.js';
 import { frameworkErrors, installConventions } from './http/conventions.js';
+import { installNoStore } from './http/no-store.js';
 import { collectRouteFacts, completeDocument, SECURITY_SCHEMES } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
 import { installRequestScope } from './http/request-scope.js';
@@ -160,6 +161,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   closeQuietConnectionsOnClose(app);
   installConventions(app);
   installSecurityHeaders(app);
+  installNoStore(app);
   const routeFacts = collectRouteFacts(app, isLimitHook);
   installRequestScope(app);
   installAuth(app, tokens, deps.database);

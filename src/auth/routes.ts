@@ -1,5 +1,4 @@
 import type { App } from '../deps.js';
-import { noStore } from '../http/no-store.js';
 import { protections } from '../protections/context.js';
 import { limitBy } from '../protections/throttle.js';
 import { logIn, refreshToken } from './logic.js';
@@ -18,8 +17,8 @@ export default async function authRoutes(app: App): Promise<void> {
   app.post(
     '/auth/jwt/token/',
     {
-      config: { auth: 'public', upstream: 'no-token' },
-      onSend: noStore,
+      // The answer holds tokens: never stored (src/http/no-store.ts), errors included.
+      config: { auth: 'public', upstream: 'no-token', noStore: true },
       // Per client address and per username; separate from the restore counters.
       preValidation: limitBy(throttle, 'login', 'username'),
       schema: {
@@ -50,8 +49,7 @@ export default async function authRoutes(app: App): Promise<void> {
   app.post(
     '/auth/jwt/refresh/',
     {
-      config: { auth: 'public' },
-      onSend: noStore,
+      config: { auth: 'public', noStore: true },
       schema: {
         tags: ['auth'],
         summary: 'Refresh a still valid access token (within the refresh window)',

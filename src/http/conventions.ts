@@ -11,6 +11,8 @@ import {
 } from '../errors.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import { ApiError, errors } from './errors.js';
+import { markNoStore } from './no-store.js';
+import { setSecurityHeaders } from './security-headers.js';
 import { fieldErrors } from './validation.js';
 
 const METHOD_ORDER = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -123,9 +125,12 @@ export function installConventions(app: FastifyInstance): void {
  */
 export function frameworkErrors(
   _error: FastifyError,
-  _request: FastifyRequest,
+  request: FastifyRequest,
   reply: FastifyReply,
 ): FastifyReply {
+  // Fastify runs no hook for these answers: the headers of every other answer, set here.
+  setSecurityHeaders(reply);
+  markNoStore(request, reply);
   return sendApiError(reply, errors.notFound());
 }
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 
 /**
  * The policy of every answer that sets none of its own (the API's JSON, errors, 404s): it
@@ -24,11 +24,14 @@ export function docsCsp(header: string): string {
  * terminator's (docs/security.md): the service itself speaks plain HTTP behind it.
  */
 export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'no-referrer');
-    if (!reply.hasHeader('content-security-policy')) {
-      reply.header('content-security-policy', API_CSP);
-    }
-  });
+  app.addHook('onSend', async (_request, reply) => setSecurityHeaders(reply));
+}
+
+/** The headers of `installSecurityHeaders`, for answers that run no hook (the router's own). */
+export function setSecurityHeaders(reply: FastifyReply): void {
+  reply.header('x-content-type-options', 'nosniff');
+  if (!reply.hasHeader('referrer-policy')) reply.header('referrer-policy', 'no-referrer');
+  if (!reply.hasHeader('content-security-policy')) {
+    reply.header('content-security-policy', API_CSP);
+  }
 }

@@ -93,8 +93,10 @@ function clientErrorHandler(this: FastifyInstance, error: ConnectionError, socke
   const answer = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
   if (socket.writable && !answer?.headersSent) {
     const body = JSON.stringify({ detail, code });
+    // The request's headers are unknown here (it may have carried a token): never stored.
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n` +
+        'Cache-Control: no-store\r\nPragma: no-cache\r\n' +
         `Content-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );

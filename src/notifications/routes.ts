@@ -1,6 +1,5 @@
 import type { App } from '../deps.js';
 import { currentUser } from '../http/auth.js';
-import { noStore } from '../http/no-store.js';
 import { issueCode } from './codes.js';
 import { CodeAnswerSchema } from './schemas.js';
 
@@ -12,7 +11,6 @@ export default async function notificationRoutes(app: App): Promise<void> {
   app.post(
     '/websocket-notifications/groups/',
     {
-      onSend: noStore,
       schema: {
         tags,
         summary: 'A code to open the notification WebSocket',

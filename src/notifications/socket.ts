@@ -39,6 +39,8 @@ export default async function notificationSocketRoutes(app: App): Promise<void> 
     '/ws/notifications/',
     {
       websocket: true,
+      // The URL holds a connection code: a refusal is never stored either.
+      config: { noStore: true },
       preValidation: async (request) => {
         if (!request.ws) {
           throw new ApiError(

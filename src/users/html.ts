@@ -49,7 +49,7 @@ export function formPage(error?: string): string {
     `${alert}<form method="post">
 <label for="password">New password</label>
 <input type="password" id="password" name="password" autocomplete="new-password" ${limits}${described}>
-<p id="password-hint">At least ${MIN_PASSWORD} and at most ${MAX_PASSWORD} characters.</p>
+<p id="password-hint">At least ${MIN_PASSWORD} and at most ${MAX_PASSWORD} characters, and not a commonly used password.</p>
 <label for="repeat_password">Repeat the new password</label>
 <input type="password" id="repeat_password" name="repeat_password" autocomplete="new-password" ${limits}>
 <button type="submit">Set password</button>

@@ -2,10 +2,10 @@ import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyReply } from 'fastify';
 import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
-import { NO_STORE_HEADERS } from '../http/no-store.js';
 import { protections } from '../protections/context.js';
 import { limitBy } from '../protections/throttle.js';
 import { UpstreamFailure } from '../upstream/errors.js';
+import { isCommonPassword, TOO_COMMON } from './common-passwords.js';
 import { donePage, errorPage, expiredPage, formPage } from './html.js';
 import { codeHash, isUsable, redeem } from './restore.js';
 import { CodeParamsSchema, MAX_PASSWORD, MIN_PASSWORD } from './schemas.js';
@@ -13,8 +13,6 @@ import { CodeParamsSchema, MAX_PASSWORD, MIN_PASSWORD } from './schemas.js';
 const PAGE_HEADERS = {
   'content-security-policy':
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-  // The page's URL holds the code: no cache keeps the page or its answer.
-  ...NO_STORE_HEADERS,
   'referrer-policy': 'no-referrer',
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
@@ -30,9 +28,10 @@ const PAGE =
   'used); the form posts `application/x-www-form-urlencoded` `password` and ' +
   '`repeat_password` to the same URL: 200 page when the password is set (every token of ' +
   'the user issued before is then refused); 400 page with ' +
-  'the form again for a mismatch (the code is not spent) or a password outside 8 to 128 ' +
-  'characters; 400 page for an expired or used link. Each POST that reaches the code is an ' +
-  'attempt, as with `restore_password/` (5 per code, `RESTORE_ATTEMPTS_PER_DAY` per account). ' +
+  'the form again (the code is not spent) for a mismatch, a password outside 8 to 128 ' +
+  'characters or a common password (never sent upstream); 400 page for an expired or used ' +
+  'link. Each POST that reaches the code is an attempt, as with `restore_password/` (5 per ' +
+  'code, `RESTORE_ATTEMPTS_PER_DAY` per account). ' +
   'Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).';
 
 /** `GET/POST /users/restore-password/<code>/` (register at the root, not under /api/v1). */
@@ -61,7 +60,8 @@ export async function restorePageRoutes(app: App): Promise<void> {
 
   const url = '/users/restore-password/:code/';
   const options = {
-    config: { auth: 'public' as const },
+    // The page's URL holds the code: no cache keeps the page or its answer.
+    config: { auth: 'public' as const, noStore: true },
     preValidation: limitBy(throttle, 'restore'),
     schema: {
       tags: ['users'],
@@ -98,9 +98,11 @@ export async function restorePageRoutes(app: App): Promise<void> {
         ? `The password must have at least ${MIN_PASSWORD} characters.`
         : [...password].length > MAX_PASSWORD
           ? `The password must have at most ${MAX_PASSWORD} characters.`
-          : password !== repeat
-            ? 'The two passwords do not match.'
-            : undefined;
+          : isCommonPassword(password)
+            ? `${TOO_COMMON} Choose one that others are unlikely to use.`
+            : password !== repeat
+              ? 'The two passwords do not match.'
+              : undefined;
     if (problem) return html(reply, 400, formPage(problem));
     const target = { variant: 'link' as const, hash };
     if (

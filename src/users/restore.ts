@@ -8,6 +8,7 @@ import type { Mailer } from '../mail/mailer.js';
 import { accountOf } from '../protections/keys.js';
 import { endSessions, type SessionSockets } from '../protections/sessions.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import { isCommonPassword, refuseCommonPassword, TOO_COMMON } from './common-passwords.js';
 import { codeMail, linkMail } from './html.js';
 import type { RestoreCodeBody, RestoreLinkBody } from './schemas.js';
 
@@ -242,8 +243,12 @@ export async function sendRestoreCode(deps: RestoreDeps, username: string): Prom
   await deps.mailer.send(codeMail(user.email, code, deps.ttlSeconds));
 }
 
-/** Variant A: sets the new password with the e-mailed code; Invalid on `code` otherwise. */
+/**
+ * Variant A: sets the new password with the e-mailed code. Invalid on `password` for a common
+ * password (the code is not tried), on `code` for a wrong, expired or used code.
+ */
 export async function restoreWithCode(deps: RestoreDeps, body: RestoreCodeBody): Promise<void> {
+  refuseCommonPassword('password', body.password);
   const target = {
     variant: 'code' as const,
     account: accountOf(body.username),
@@ -283,14 +288,17 @@ export async function sendRestoreLinks(
 }
 
 /**
- * Variant B: sets the new password with the code of the link. Invalid on `repeat_password`
- * when the two passwords differ (the code is not spent), on `restore_password_code` for a
- * wrong, expired or used code.
+ * Variant B: sets the new password with the code of the link. Invalid on `password` for a
+ * common password and on `repeat_password` when the two passwords differ (the code is not
+ * tried then), on `restore_password_code` for a wrong, expired or used code.
  */
 export async function restoreWithLink(deps: RestoreDeps, body: RestoreLinkBody): Promise<void> {
+  const problems: Record<string, string[]> = {};
+  if (isCommonPassword(body.password)) problems.password = [TOO_COMMON];
   if (body.password !== body.repeat_password) {
-    throw Invalid.field('repeat_password', 'The two passwords do not match.');
+    problems.repeat_password = ['The two passwords do not match.'];
   }
+  if (Object.keys(problems).length > 0) throw new Invalid(problems);
   const target = {
     variant: 'link' as const,
     hash: codeHash(deps.secret, 'link', body.restore_password_code.trim()),

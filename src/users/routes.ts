@@ -8,6 +8,7 @@ import { protections } from '../protections/context.js';
 import { endSessions } from '../protections/sessions.js';
 import { limitBy, limitByAccount } from '../protections/throttle.js';
 import type { UpstreamClient } from '../upstream/client.js';
+import { refuseCommonPassword } from './common-passwords.js';
 import { usersContext } from './context.js';
 import { changePassword } from './logic.js';
 import {
@@ -112,7 +113,8 @@ export default async function userRoutes(app: App): Promise<void> {
           'Needs `Authorization-Upstream` (400 `upstream_token_missing` without it; 401 ' +
           '`upstream_token_not_valid` when upstream refuses it, or when it belongs to another ' +
           'user than the access token). A wrong current password is 400 on ' +
-          '`password`; `new_password` takes 8 to 128 characters (400 on `new_password`). ' +
+          '`password`; `new_password` takes 8 to 128 characters and is not a common password ' +
+          '(400 on `new_password`, `This password is too common.`: nothing is sent upstream). ' +
           'Rate-limited with the login, per client address and per account (429 `throttled`): ' +
           'a stolen session cannot guess the password here. ' +
           'Success: 200 `{"detail": "Password changed."}`, and every token issued before ' +
@@ -124,6 +126,8 @@ export default async function userRoutes(app: App): Promise<void> {
     },
     async (request) => {
       const user = currentUser(request);
+      // Before anything reaches upstream: a common password is never sent there.
+      refuseCommonPassword('new_password', request.body.new_password);
       const token = requireUpstreamToken(request);
       await requireOwnToken(upstream, token, user.username);
       await changePassword(
@@ -242,7 +246,8 @@ export default async function userRoutes(app: App): Promise<void> {
           'every other unused code of the user; every token of the user issued before is ' +
           "refused from then on (401 `token_not_valid`; refresh 400). A wrong, expired or used code (or another user's) " +
           'is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 ' +
-          `characters (400 on \`password\`). ${ATTEMPTS} ${LIMITED} Counted per client address and per username.`,
+          'characters and is not a common password (400 on `password`, `This password is too ' +
+          `common.\`: the code is not tried, nothing is sent upstream). ${ATTEMPTS} ${LIMITED} Counted per client address and per username.`,
         body: RestoreCodeBodySchema,
         response: { 202: NoBodySchema },
       },
@@ -293,7 +298,8 @@ export default async function userRoutes(app: App): Promise<void> {
           'other unused code of the user); every token of the user issued before is refused ' +
           'from then on (401 `token_not_valid`; refresh 400). `password` and `repeat_password` must match (400 ' +
           'on `repeat_password`; the code is NOT spent then); `password` takes 8 to 128 ' +
-          'characters. A wrong, expired or used code is 400 on `restore_password_code`. ' +
+          'characters and is not a common password (400 on `password`, `This password is too ' +
+          'common.`; the code is not spent, nothing is sent upstream). A wrong, expired or used code is 400 on `restore_password_code`. ' +
           `${ATTEMPTS} ${LIMITED} Counted per client address.`,
         body: RestoreLinkBodySchema,
         response: { 201: NoBodySchema },

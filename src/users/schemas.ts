@@ -6,7 +6,9 @@ export const MAX_PASSWORD = 128;
 const NewPasswordSchema = Type.String({
   minLength: MIN_PASSWORD,
   maxLength: MAX_PASSWORD,
-  description: `${MIN_PASSWORD} to ${MAX_PASSWORD} characters`,
+  description:
+    `${MIN_PASSWORD} to ${MAX_PASSWORD} characters, not a common password ` +
+    '(400 `This password is too common.`)',
 });
 
 export const ChangePasswordBodySchema = Type.Object({

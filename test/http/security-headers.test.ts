@@ -53,6 +53,8 @@ describe('security headers on every answer', () => {
       ['403', await ctx.request('GET', '/api/v1/audit-events/', { token: anna.token })],
       ['404 route', await ctx.request('GET', '/nothing-here')],
       ['404 object', await ctx.request('GET', '/api/v1/carts/999999/', { token: anna.token })],
+      ['404 of the router', await ctx.request('GET', '/api/v1/carts/%ZZ/')],
+      ['404 of a long parameter', await ctx.request('GET', `/api/v1/carts/${'x'.repeat(201)}/`)],
       ['405', await ctx.request('TRACE', '/api/v1/options/').catch(() => undefined as never)],
       ['schema', await ctx.request('GET', '/api/schema/')],
       ['healthz', await ctx.request('GET', '/healthz')],

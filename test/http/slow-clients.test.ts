@@ -219,6 +219,8 @@ describe('slow clients', () => {
         status,
         body: { detail: expect.any(String), code },
       });
+      // Whoever sent it, with a token or not: no cache keeps the answer.
+      expect(raw.received()).toMatch(/\r\ncache-control: no-store\r\n/i);
     }
   });
 
