@@ -9,6 +9,7 @@ import { publishSessionsEnded } from '../notifications/notifier.js';
 import { describeRetention, runRetention } from '../retention/logic.js';
 import { exportAudit } from './audit-export.js';
 import { backupPglite, hasDatabase, restorePglite, schemaStatus } from './backup.js';
+import { confirmCheckout, unconfirmedCarts } from './checkouts.js';
 import {
   AdminError,
   grantRole,
@@ -318,6 +319,43 @@ function buildProgram(): Command {
         return describeRetention(r);
       });
     });
+
+  const checkoutsCmd = program
+    .command('checkouts')
+    .description('orders the ERP placed whose answer could not be stored (decision 0001)');
+  checkoutsCmd
+    .command('unconfirmed')
+    .description('list the carts checked out unconfirmed')
+    .action(() =>
+      withDb(async (db) => {
+        const rows = await unconfirmedCarts(db);
+        if (rows.length === 0) return 'no cart is checked out unconfirmed';
+        return rows
+          .map(
+            (r) =>
+              `cart ${r.cart} of ${JSON.stringify(r.username)} (store ${r.store ?? 'none: warehouse'}, customer order number ${JSON.stringify(r.customerOrderNumber)}), unconfirmed since ${r.unconfirmedSince}`,
+          )
+          .join('\n');
+      }),
+    );
+  checkoutsCmd
+    .command('confirm')
+    .description("record an unconfirmed cart's order as the ERP shows it")
+    .argument('<cart>', 'cart id')
+    .requiredOption('--order-id <id>', "the order's id in the ERP")
+    .requiredOption('--order-number <number>', "the order's number in the ERP")
+    .option('--queued', 'the ERP accepted it for later processing (202): timed_out')
+    .action((cart: string, opts: { orderId: string; orderNumber: string; queued?: boolean }) =>
+      withDb(async (db) => {
+        const id = positiveInteger('<cart>', cart);
+        await confirmCheckout(
+          db,
+          { cart: id, orderId: opts.orderId, orderNumber: opts.orderNumber, queued: !!opts.queued },
+          systemClock.nowMicros(),
+        );
+        return `recorded order ${JSON.stringify(opts.orderNumber)} for cart ${id}`;
+      }),
+    );
 
   const storesCmd = program.command('stores').description('stores');
   storesCmd

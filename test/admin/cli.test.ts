@@ -88,6 +88,24 @@ describe.concurrent('ordering-admin', () => {
     expect(run.stderr).toMatch(/boss/);
   });
 
+  it('checkouts: lists no unconfirmed cart, refuses to confirm one that is not', {
+    timeout: 60_000,
+  }, async () => {
+    const env = { DATABASE_URL: 'memory://' };
+    const listed = await admin(['checkouts', 'unconfirmed'], env);
+    expect(listed).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: 'no cart is checked out unconfirmed\n',
+    });
+    const refused = await admin(
+      ['checkouts', 'confirm', '1', '--order-id', 'ord_1', '--order-number', 'SO-1'],
+      env,
+    );
+    expectOneErrorLine(refused);
+    expect(refused.stderr).toMatch(/cart 1 is not checked out unconfirmed/);
+  });
+
   it('seeds the demo data into a memory database', { timeout: 60_000 }, async () => {
     const run = await admin(['seed', 'demo'], { DATABASE_URL: 'memory://' });
     expect(run).toMatchObject({ code: 0, stderr: '' });

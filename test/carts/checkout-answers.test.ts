@@ -1,8 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
 import type { Fault } from '../../erp-simulator/faults.js';
-import { carts, checkouts } from '../../src/db/schema.js';
+import { confirmCheckout, unconfirmedCarts } from '../../src/admin/checkouts.js';
+import { AdminError } from '../../src/admin/commands.js';
+import { auditEvents, carts, checkouts } from '../../src/db/schema.js';
 import { runRetention } from '../../src/retention/logic.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { cartWith, checkout, createStore, loginStaff, postItem } from '../helpers/fixtures.js';
@@ -181,6 +183,49 @@ describe('a placed order whose answer cannot be stored', () => {
     const [record] = await recordsOf(cart);
     expect(record.orderNumber).toBe(ordersOf(number)[0].order_number);
     expect(record.orderNumber).not.toContain('\ufffd');
+  });
+
+  it('the operator records the order as the ERP shows it: listed, confirmed once, audited, seen by the customer', async () => {
+    const { cart, po: number } = await newCart();
+    const bad = { order_id: 'ord_bad', order_number: 'SO\u0000' };
+    ctx.sim.inject('orders', spoilt(bad));
+    expect((await checkout(ctx, anna, cart)).status).toBe(502);
+    const { db } = ctx.database;
+    expect((await unconfirmedCarts(db)).map((c) => c.cart)).toContain(cart);
+    const [order] = ordersOf(number);
+
+    // Values an ERP answer could not hold are refused here too.
+    for (const orderNumber of ['', 'SO\u0000', 'SO\n1', 'S'.repeat(256), 'SO\ud800']) {
+      await expect(
+        confirmCheckout(db, { cart, orderId: order.order_id, orderNumber, queued: false }, 1),
+      ).rejects.toBeInstanceOf(AdminError);
+    }
+    const input = {
+      cart,
+      orderId: order.order_id,
+      orderNumber: order.order_number,
+      queued: false,
+    };
+    await confirmCheckout(db, input, ctx.clock.nowMicros());
+    expect((await unconfirmedCarts(db)).map((c) => c.cart)).not.toContain(cart);
+    // Once only: the cart is no longer unconfirmed.
+    await expect(confirmCheckout(db, input, ctx.clock.nowMicros())).rejects.toBeInstanceOf(
+      AdminError,
+    );
+    const events = await db
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.kind, 'checkout.confirmed'), eq(auditEvents.objectId, cart)));
+    expect(events).toHaveLength(1);
+    expect(events[0].via).toBe('admin-command');
+
+    // The customer's retry answers the record, asking nothing upstream.
+    const calls = ctx.sim.calls.length;
+    const answer = await checkout(ctx, anna, cart);
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body).toMatchObject({ cart, order_number: order.order_number });
+    expect(ctx.sim.calls.length).toBe(calls);
+    expect((await listed(anna, cart))?.checkout).toEqual(answer.body);
   });
 
   it('an order answer that is well-formed still records at once (the check is no blanket refusal)', async () => {
