@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
@@ -30,9 +31,16 @@ let ctx: TestContext;
 let anna: Session;
 let staff: Session;
 let po = 0;
+const logLines: { msg?: string; upstream?: Record<string, unknown> }[] = [];
 
 beforeAll(async () => {
-  ctx = await startTestApp();
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      for (const line of String(chunk).split('\n').filter(Boolean)) logLines.push(JSON.parse(line));
+      done();
+    },
+  });
+  ctx = await startTestApp({ logStream });
   await createStore(ctx, GLN);
   anna = await ctx.login('anna');
   staff = await loginStaff(ctx);
@@ -183,6 +191,21 @@ describe('a placed order whose answer cannot be stored', () => {
     const [record] = await recordsOf(cart);
     expect(record.orderNumber).toBe(ordersOf(number)[0].order_number);
     expect(record.orderNumber).not.toContain('\ufffd');
+  });
+
+  it('is logged for operators: route, status and the offending field, never the value', async () => {
+    const { cart } = await newCart();
+    const logged = logLines.length;
+    ctx.sim.inject('orders', spoilt({ order_id: 'ord_1', order_number: 'SO-HOSTILE\u0000' }));
+    expect((await checkout(ctx, anna, cart)).status).toBe(502);
+    const failure = logLines.slice(logged).find((l) => l.msg === 'upstream call failed');
+    expect(failure?.upstream).toMatchObject({
+      route: 'orders',
+      kind: 'bad_response',
+      status: 201,
+      cause: expect.stringMatching(/^answer does not fit the contract: \/order_number /),
+    });
+    expect(JSON.stringify(logLines.slice(logged))).not.toContain('HOSTILE');
   });
 
   it('the operator records the order as the ERP shows it: listed, confirmed once, audited, seen by the customer', async () => {
