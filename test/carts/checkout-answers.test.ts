@@ -193,6 +193,26 @@ describe('a placed order whose answer cannot be stored', () => {
     expect(record.orderNumber).not.toContain('\ufffd');
   });
 
+  it('a retry of an unconfirmed cart that fails otherwise releases its claim: the next one records', async () => {
+    const { cart, po: number } = await newCart();
+    ctx.sim.inject('orders', spoilt({ order_id: 'ord_1', order_number: 'SO\ud800' }));
+    expect((await checkout(ctx, anna, cart)).status).toBe(502);
+    ctx.sim.inject('orders', { type: 'html500' });
+    const failed = await checkout(ctx, anna, cart);
+    expect(failed.status).toBe(502);
+    expect(failed.body.detail).not.toContain('accepted the order');
+    const row = await cartRow(cart);
+    expect(row.checkoutClaim).toBeNull();
+    expect(row.checkoutUnconfirmedAt).not.toBeNull();
+    ctx.sim.inject('orders', { type: 'unavailable' });
+    const unavailable = await checkout(ctx, anna, cart);
+    expect(unavailable.status).toBe(503);
+    const done = await checkout(ctx, anna, cart);
+    expect(done.status, done.text).toBe(200);
+    expect(done.body.order_number).toBe(ordersOf(number)[0].order_number);
+    expect(ordersOf(number)).toHaveLength(1);
+  });
+
   it('is logged for operators: route, status and the offending field, never the value', async () => {
     const { cart } = await newCart();
     const logged = logLines.length;
