@@ -345,17 +345,20 @@ function buildProgram(): Command {
     .requiredOption('--order-id <id>', "the order's id in the ERP")
     .requiredOption('--order-number <number>', "the order's number in the ERP")
     .option('--queued', 'the ERP accepted it for later processing (202): timed_out')
-    .action((cart: string, opts: { orderId: string; orderNumber: string; queued?: boolean }) =>
-      withDb(async (db) => {
-        const id = positiveInteger('<cart>', cart);
+    .action((cart: string, opts: { orderId: string; orderNumber: string; queued?: boolean }) => {
+      if (!/^\d{1,10}$/.test(cart) || Number(cart) < 1 || Number(cart) > 2_147_483_647) {
+        throw new AdminError(`<cart> must be a cart id, got ${JSON.stringify(cart)}`);
+      }
+      const id = Number(cart);
+      return withDb(async (db) => {
         await confirmCheckout(
           db,
           { cart: id, orderId: opts.orderId, orderNumber: opts.orderNumber, queued: !!opts.queued },
           systemClock.nowMicros(),
         );
         return `recorded order ${JSON.stringify(opts.orderNumber)} for cart ${id}`;
-      }),
-    );
+      });
+    });
 
   const storesCmd = program.command('stores').description('stores');
   storesCmd

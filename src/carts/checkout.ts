@@ -39,9 +39,10 @@ import type { CheckoutRecord } from './schemas.js';
  * surely placed nothing (`orderMayBePlaced`): the lines stay frozen only while an order may
  * have been placed. An attempt whose order the ERP placed (201 or 202) with an answer that
  * cannot be stored checks the cart out unconfirmed instead (`uncertainOrder`): 502, and the
- * next attempt asks the ERP again under the same key. After an upstream failure `cart.checkout_failed` is published once the
- * claim is released, and the UpstreamFailure is thrown on (upstream's own 503 JSON is in it:
- * the route passes it through). Events resolve once every subscriber ran.
+ * next attempt asks the ERP again under the same key. After an upstream failure
+ * `cart.checkout_failed` is published once the claim is released, and the UpstreamFailure is
+ * thrown on (upstream's own 503 JSON is in it: the route passes it through). Events resolve
+ * once every subscriber ran.
  */
 export async function checkoutCart(
   deps: Deps,

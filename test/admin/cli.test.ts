@@ -89,7 +89,7 @@ describe.concurrent('ordering-admin', () => {
   });
 
   it('checkouts: lists no unconfirmed cart, refuses to confirm one that is not', {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
     const env = { DATABASE_URL: 'memory://' };
     const listed = await admin(['checkouts', 'unconfirmed'], env);
@@ -104,6 +104,12 @@ describe.concurrent('ordering-admin', () => {
     );
     expectOneErrorLine(refused);
     expect(refused.stderr).toMatch(/cart 1 is not checked out unconfirmed/);
+    const bad = await admin(
+      ['checkouts', 'confirm', '0', '--order-id', 'ord_1', '--order-number', 'SO-1'],
+      env,
+    );
+    expectOneErrorLine(bad);
+    expect(bad.stderr).toMatch(/<cart> must be a cart id/);
   });
 
   it('seeds the demo data into a memory database', { timeout: 60_000 }, async () => {
