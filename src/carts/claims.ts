@@ -3,7 +3,7 @@ import { formatMicros } from '../clock.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { iso, statement } from '../db/statement.js';
 import type { Deps } from '../deps.js';
-import { UpstreamFailure } from '../upstream/errors.js';
+import { UnstorableOrderAnswer, UpstreamFailure } from '../upstream/errors.js';
 import { checkoutRecord } from './queries.js';
 import type { CheckoutRecord } from './schemas.js';
 
@@ -62,17 +62,13 @@ export function orderMayBePlaced(error: unknown): boolean {
 }
 
 /**
- * Whether the ERP answered that it placed the order (201 or 202) with an answer that cannot
- * be stored (src/upstream/client.ts, `placeOrder`): the order exists, its id and number are
- * not known here. The cart is then checked out unconfirmed (decision 0001).
+ * Whether the ERP answered that it placed the order (201 or 202) with a whole JSON answer
+ * whose order id or number cannot be stored (src/upstream/client.ts, `placeOrder`): the
+ * order exists, its id and number are not known here. The cart is then checked out
+ * unconfirmed (decision 0001). A cut or non-JSON 201 is not this: the lines stay frozen.
  */
-export function orderPlacedUnreadable(error: unknown): error is UpstreamFailure {
-  return (
-    error instanceof UpstreamFailure &&
-    error.route === 'orders' &&
-    error.kind === 'bad_response' &&
-    (error.status === 201 || error.status === 202)
-  );
+export function orderPlacedUnreadable(error: unknown): error is UnstorableOrderAnswer {
+  return error instanceof UnstorableOrderAnswer;
 }
 
 /** Background release retries: first after this, doubling up to the cap. */

@@ -1,6 +1,6 @@
 import secureJson from 'secure-json-parse';
 import { type Dispatcher, Pool, errors as undiciErrors } from 'undici';
-import { UpstreamFailure } from './errors.js';
+import { UnstorableOrderAnswer, UpstreamFailure } from './errors.js';
 import * as schemas from './schemas.js';
 import { shapeCheck } from './shape.js';
 import type {
@@ -346,10 +346,10 @@ export class UpstreamClient {
 
   /**
    * Places an order under an idempotency key. 201 and 202 are answers; an upstream 503
-   * with JSON is an 'unavailable' failure carrying that body. A 201 or 202 whose `order_id`
-   * or `order_number` cannot be stored as sent (wrong type, empty, too long, a control
-   * character, NUL, an unpaired surrogate) is a `bad_response` failure with that status:
-   * the order was placed, its answer is unusable (src/carts/checkout.ts, decision 0001).
+   * with JSON is an 'unavailable' failure carrying that body. A 201 or 202 whose JSON
+   * `order_id` or `order_number` cannot be stored as sent (wrong type, empty, too long, a
+   * control character, NUL, an unpaired surrogate) is an UnstorableOrderAnswer: the order was
+   * placed, its answer is unusable (src/carts/checkout.ts, decision 0001).
    */
   async placeOrder(caller: Caller, key: string, order: OrderRequest): Promise<OrderAnswer> {
     const answer = await this.call('orders', 'POST', '/orders', caller, order, [201, 202], {
@@ -364,7 +364,13 @@ export class UpstreamClient {
             order_number: (body as Record<string, unknown>).order_number,
           }
         : body;
-    const { order_id, order_number } = checks.order(stored, answer.status);
+    let checked: { order_id: string; order_number: string };
+    try {
+      checked = checks.order(stored, answer.status);
+    } catch (error) {
+      throw error instanceof UpstreamFailure ? new UnstorableOrderAnswer(error) : error;
+    }
+    const { order_id, order_number } = checked;
     return { orderId: order_id, orderNumber: order_number, queued: answer.status === 202 };
   }
 

@@ -91,7 +91,7 @@ const hostile: [string, (real: { order_id: string; order_number: string }) => un
   ['a lone surrogate in order_id', (r) => ({ ...r, order_id: `\udc00${r.order_id}` })],
   ['a line break in order_number', (r) => ({ ...r, order_number: `${r.order_number}\r\nX: y` })],
   ['an order_number of 256 characters', (r) => ({ ...r, order_number: 'N'.repeat(256) })],
-  ['an order_id of 100,000 characters', (r) => ({ ...r, order_id: 'I'.repeat(100_000) })],
+  ['an order_id of 2,000 characters', (r) => ({ ...r, order_id: 'I'.repeat(2_000) })],
   ['an empty order_number', (r) => ({ ...r, order_number: '' })],
   ['order_number a number', (r) => ({ ...r, order_number: 700004 })],
   ['order_id an object', (r) => ({ ...r, order_id: { id: r.order_id } })],
@@ -277,6 +277,19 @@ describe('a placed order whose answer cannot be stored', () => {
     expect(answer.status, answer.text).toBe(200);
     expect(answer.body.order_number).toBe(ordersOf(number)[0].order_number);
     expect((await cartRow(cart)).checkoutUnconfirmedAt).toBeNull();
+  });
+
+  it('a 201 past the byte bound (not read whole): the uncertain case, lines frozen until a retry reads it', async () => {
+    const { cart, po: number } = await newCart();
+    ctx.sim.inject('orders', spoilt({ order_id: 'I'.repeat(100_000), order_number: 'SO-1' }));
+    expect((await checkout(ctx, anna, cart)).status).toBe(502);
+    const row = await cartRow(cart);
+    expect(row.checkedOut).toBe(false);
+    expect(row.checkoutUnconfirmedAt).toBeNull();
+    expect((await postItem(ctx, anna, cart, 'P-3')).status).toBe(409);
+    const again = await checkout(ctx, anna, cart);
+    expect(again.status, again.text).toBe(200);
+    expect(ordersOf(number)).toHaveLength(1);
   });
 
   it('a 200 with a well-formed body (not a contract answer) still freezes the lines: the order may be placed', async () => {
