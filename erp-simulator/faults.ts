@@ -49,8 +49,11 @@ export type FaultKind =
   | { type: 'hang'; next?: Fault }
   | { type: 'reset' }
   | { type: 'unauthorized' }
-  /** 200 with this JSON body, whatever the contract says: an answer off the contract. */
-  | { type: 'answer'; body: unknown };
+  /**
+   * This JSON body with `status` (default 200), whatever the contract says: an answer off
+   * the contract. With `after` on `orders` and status 201: an order placed, its answer spoilt.
+   */
+  | { type: 'answer'; body: unknown; status?: number };
 
 /**
  * `after`: the call is handled first (an order is placed) and only its answer is lost or
@@ -124,12 +127,23 @@ function parseFault(fault: unknown, name: string): Fault | string {
     return `${name}.status must be an integer from 400`;
   }
   if (type === 'answer' && answer === undefined) return `${name}.body is required`;
+  if (
+    type === 'answer' &&
+    status !== undefined &&
+    !(Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599)
+  ) {
+    return `${name}.status must be an integer from 200 to 599`;
+  }
   if (after !== undefined && typeof after !== 'boolean') return `${name}.after must be a boolean`;
   let kind: FaultKind;
   if (type === 'delay') kind = { type, ms: ms as number };
   else if (type === 'html') kind = { type, status: status as number };
-  else if (type === 'answer') kind = { type, body: answer };
-  else if (type === 'hang' && following !== undefined) {
+  else if (type === 'answer') {
+    kind =
+      status === undefined
+        ? { type, body: answer }
+        : { type, body: answer, status: status as number };
+  } else if (type === 'hang' && following !== undefined) {
     const next = parseFault(following, `${name}.next`);
     if (typeof next === 'string') return next;
     kind = { type, next };
@@ -169,7 +183,7 @@ export function faultAnswer(
     case 'unauthorized':
       return { status: 401, contentType: json, body: JSON.stringify({ error: 'invalid_token' }) };
     case 'answer':
-      return { status: 200, contentType: json, body: JSON.stringify(fault.body) };
+      return { status: fault.status ?? 200, contentType: json, body: JSON.stringify(fault.body) };
     default:
       return null;
   }

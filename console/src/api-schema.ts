@@ -1041,7 +1041,7 @@ export interface paths {
         head?: never;
         /**
          * Check out: place the order upstream, exactly once
-         * @description Uses `Authorization-Upstream` when sent, else the service account. A cart that has a checkout record answers that record. 409 `checkout_in_progress` while another checkout of the cart is in flight (retry). Upstream 503 JSON is passed through and flags the cart with `checkout_availability_error`.
+         * @description Uses `Authorization-Upstream` when sent, else the service account. A cart that has a checkout record answers that record. 409 `checkout_in_progress` while another checkout of the cart is in flight (retry). Upstream 503 JSON is passed through and flags the cart with `checkout_availability_error`. 502 `upstream_error` when the ERP placed the order but its answer cannot be stored: the cart is checked out with no record yet, and the next checkout asks the ERP again (decision 0001).
          */
         patch: {
             parameters: {
@@ -5711,7 +5711,7 @@ export interface paths {
                     store?: string;
                     actor?: string;
                     user?: string;
-                    kind?: "control.created" | "control.verified" | "control.rejected" | "store.created" | "store.updated" | "store.hours_updated" | "role.granted" | "role.revoked";
+                    kind?: "control.created" | "control.verified" | "control.rejected" | "store.created" | "store.updated" | "store.hours_updated" | "role.granted" | "role.revoked" | "checkout.confirmed";
                     /** @description ISO 8601 date (midnight UTC) or date-time with a zone, in years 0001 to 9999 (UTC) */
                     created_after?: string;
                     /** @description ISO 8601 date (midnight UTC) or date-time with a zone, in years 0001 to 9999 (UTC) */
@@ -5746,7 +5746,7 @@ export interface paths {
                                  * @example 2026-03-01T09:15:02.123456Z
                                  */
                                 created: string;
-                                kind: "control.created" | "control.verified" | "control.rejected" | "store.created" | "store.updated" | "store.hours_updated" | "role.granted" | "role.revoked";
+                                kind: "control.created" | "control.verified" | "control.rejected" | "store.created" | "store.updated" | "store.hours_updated" | "role.granted" | "role.revoked" | "checkout.confirmed";
                                 /** @description `api`: a person with a token (`actor`); `random-draw`: a checkout drew a control; `admin-command`: the admin command, run by `operator` */
                                 via: "api" | "random-draw" | "admin-command";
                                 /** @description who did it */
@@ -5760,7 +5760,7 @@ export interface paths {
                                 store: string | null;
                                 /** @description id of the customer concerned */
                                 user: number | null;
-                                /** @description id of the control concerned */
+                                /** @description id of the control (or, for `checkout.confirmed`, the cart) concerned */
                                 object: number | null;
                                 /** @description the changed fields as they were (before) or became (after) */
                                 before: {

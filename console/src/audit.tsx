@@ -13,6 +13,7 @@ const KINDS: Record<AuditEvent['kind'], string> = {
   'store.hours_updated': 'Store hours changed',
   'role.granted': 'Role granted',
   'role.revoked': 'Role revoked',
+  'checkout.confirmed': 'Order confirmed by an operator',
 };
 
 /** `{a: 1, b: 2}` as `a: 1, b: 2`; nested values as JSON. */

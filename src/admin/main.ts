@@ -9,6 +9,7 @@ import { endSessions } from '../protections/sessions.js';
 import { describeRetention, runRetention } from '../retention/logic.js';
 import { exportAudit } from './audit-export.js';
 import { backupPglite, hasDatabase, restorePglite, schemaStatus } from './backup.js';
+import { confirmCheckout, unconfirmedCarts } from './checkouts.js';
 import {
   AdminError,
   grantRole,
@@ -316,6 +317,46 @@ function buildProgram(): Command {
         });
         if (r.busy) throw new AdminError('another retention run holds the lock; try again later');
         return describeRetention(r);
+      });
+    });
+
+  const checkoutsCmd = program
+    .command('checkouts')
+    .description('orders the ERP placed whose answer could not be stored (decision 0001)');
+  checkoutsCmd
+    .command('unconfirmed')
+    .description('list the carts checked out unconfirmed')
+    .action(() =>
+      withDb(async (db) => {
+        const rows = await unconfirmedCarts(db);
+        if (rows.length === 0) return 'no cart is checked out unconfirmed';
+        return rows
+          .map(
+            (r) =>
+              `cart ${r.cart} of ${JSON.stringify(r.username)} (store ${r.store ?? 'none: warehouse'}, customer order number ${JSON.stringify(r.customerOrderNumber)}), unconfirmed since ${r.unconfirmedSince}`,
+          )
+          .join('\n');
+      }),
+    );
+  checkoutsCmd
+    .command('confirm')
+    .description("record an unconfirmed cart's order as the ERP shows it")
+    .argument('<cart>', 'cart id')
+    .requiredOption('--order-id <id>', "the order's id in the ERP")
+    .requiredOption('--order-number <number>', "the order's number in the ERP")
+    .option('--queued', 'the ERP accepted it for later processing (202): timed_out')
+    .action((cart: string, opts: { orderId: string; orderNumber: string; queued?: boolean }) => {
+      if (!/^\d{1,10}$/.test(cart) || Number(cart) < 1 || Number(cart) > 2_147_483_647) {
+        throw new AdminError(`<cart> must be a cart id, got ${JSON.stringify(cart)}`);
+      }
+      const id = Number(cart);
+      return withDb(async (db) => {
+        await confirmCheckout(
+          db,
+          { cart: id, orderId: opts.orderId, orderNumber: opts.orderNumber, queued: !!opts.queued },
+          systemClock.nowMicros(),
+        );
+        return `recorded order ${JSON.stringify(opts.orderNumber)} for cart ${id}`;
       });
     });
 

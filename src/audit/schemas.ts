@@ -12,6 +12,7 @@ export const AUDIT_KINDS = [
   'store.hours_updated',
   'role.granted',
   'role.revoked',
+  'checkout.confirmed',
 ] as const;
 export type AuditKind = (typeof AUDIT_KINDS)[number];
 
@@ -44,7 +45,11 @@ export const AuditEventSchema = Type.Object({
   ),
   store: Nullable(Type.String({ description: 'GLN of the store concerned' })),
   user: Nullable(Type.Integer({ description: 'id of the customer concerned' })),
-  object: Nullable(Type.Integer({ description: 'id of the control concerned' })),
+  object: Nullable(
+    Type.Integer({
+      description: 'id of the control (or, for `checkout.confirmed`, the cart) concerned',
+    }),
+  ),
   before: Values,
   after: Values,
 });

@@ -6,6 +6,7 @@ import type { Deps } from '../deps.js';
 import { CheckoutInProgress, Invalid, NotFound } from '../errors.js';
 import type { AppPublisher } from '../events/app-events.js';
 import type { AuthUser } from '../http/auth.js';
+import { type ApiError, errors } from '../http/errors.js';
 import type { Caller } from '../upstream/client.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import type { OrderRequest } from '../upstream/types.js';
@@ -13,6 +14,7 @@ import {
   CHECKOUT_COLUMNS,
   type ClaimReleases,
   orderMayBePlaced,
+  orderPlacedUnreadable,
   READ_CHECKOUT,
   type Released,
 } from './claims.js';
@@ -35,9 +37,12 @@ import type { CheckoutRecord } from './schemas.js';
  *
  * An attempt that fails releases its claim (src/carts/claims.ts), settling its token when it
  * surely placed nothing (`orderMayBePlaced`): the lines stay frozen only while an order may
- * have been placed. After an upstream failure `cart.checkout_failed` is published once the
- * claim is released, and the UpstreamFailure is thrown on (upstream's own 503 JSON is in it:
- * the route passes it through). Events resolve once every subscriber ran.
+ * have been placed. An attempt whose order the ERP placed (201 or 202) with an answer that
+ * cannot be stored checks the cart out unconfirmed instead (`uncertainOrder`): 502, and the
+ * next attempt asks the ERP again under the same key. After an upstream failure
+ * `cart.checkout_failed` is published once the claim is released, and the UpstreamFailure is
+ * thrown on (upstream's own 503 JSON is in it: the route passes it through). Events resolve
+ * once every subscriber ran.
  */
 export async function checkoutCart(
   deps: Deps,
@@ -86,6 +91,9 @@ export async function checkoutCart(
   try {
     answer = await deps.upstream.placeOrder(caller, key, order);
   } catch (error) {
+    if (orderPlacedUnreadable(error)) {
+      return uncertainOrder(deps, events, releases, { cartId, userId: cart.user_id, token }, error);
+    }
     const release = {
       cartId,
       token,
@@ -212,7 +220,8 @@ const RECORD_CHECKOUT = statement(`with added as (
     returning id, cart_id, created, order_id, order_number, timed_out
   ), closed as (
     update carts set checked_out = true, checkout_claim = null, checkout_started_at = null,
-      checkout_unsettled = '{}', checkout_frozen = false, last_activity = $2
+      checkout_unsettled = '{}', checkout_frozen = false, last_activity = $2,
+      checkout_unconfirmed_at = null
     where id = $1 and exists (select from added)
   )
   select true as added, id, cart_id, ${iso('created')} as created, order_id, order_number,
@@ -221,6 +230,85 @@ const RECORD_CHECKOUT = statement(`with added as (
   union all
   select false, ${CHECKOUT_COLUMNS} from checkouts
   where cart_id = $1 and not exists (select from added)`);
+
+/**
+ * A checkout whose order the ERP placed (it answered 201 or 202) but whose answer cannot be
+ * stored (src/upstream/client.ts, `placeOrder`). The cart is checked out unconfirmed, in one
+ * statement: closed to item changes, its attempts settled (the outcome is known: the order
+ * exists), `checkout_unconfirmed_at` set, and no record, since there is no order number to
+ * put in one. The client gets 502 `upstream_error` saying so, `cart.checkout_failed` is
+ * published; the next checkout asks the ERP again under the same key and records its answer
+ * once it can be stored (docs/decisions/0001-exactly-once-checkout.md). A record stored
+ * meanwhile by another attempt is the answer instead.
+ */
+async function uncertainOrder(
+  deps: Deps,
+  events: AppPublisher,
+  releases: ClaimReleases,
+  attempt: { cartId: number; userId: number; token: string },
+  failure: UpstreamFailure,
+): Promise<CheckoutRecord> {
+  const { cartId, userId, token } = attempt;
+  const now = formatMicros(deps.clock.nowMicros());
+  let row: (CheckoutRow & { marked: boolean }) | undefined;
+  try {
+    [row] = await deps.database.run<CheckoutRow & { marked: boolean }>(MARK_UNCONFIRMED, [
+      cartId,
+      now,
+      token,
+    ]);
+  } catch (error) {
+    // As when a record fails: the order is placed, the lines stay frozen, the retry asks again.
+    await releases.release({ cartId, token, placedNothing: false, availabilityError: false });
+    throw error;
+  }
+  if (row && !row.marked) return checkoutRecord(row);
+  const unconfirmed = new OrderUnconfirmed(failure);
+  await events.publish('cart.checkout_failed', {
+    cart: { id: cartId, userId },
+    failure: unconfirmed,
+  });
+  throw unconfirmed;
+}
+
+/** The ERP placed the order and its answer cannot be stored: what the client is told. */
+export class OrderUnconfirmed extends UpstreamFailure {
+  constructor(failure: UpstreamFailure) {
+    super(failure.kind, failure.route, failure.status, undefined, failure.cause);
+  }
+
+  override toApiError(): ApiError {
+    return errors.upstreamError(
+      'The ordering system accepted the order, but its answer could not be stored: the cart ' +
+        'is checked out and its order number awaits confirmation. Check out again later to ' +
+        'fetch it, or ask staff.',
+    );
+  }
+}
+
+/**
+ * The cart checked out unconfirmed, unless it was checked out otherwise (a record stored by
+ * another attempt: answered). The condition reads the cart row itself, so a record committed
+ * while this statement waited for the row is seen. `last_activity` and the time are those of
+ * the first such answer; only this attempt's claim is dropped.
+ */
+const MARK_UNCONFIRMED = statement(`with marked as (
+    update carts set checked_out = true,
+      last_activity = case when checkout_unconfirmed_at is null then $2 else last_activity end,
+      checkout_unconfirmed_at = coalesce(checkout_unconfirmed_at, $2::timestamptz),
+      checkout_claim = case when checkout_claim = $3::uuid then null else checkout_claim end,
+      checkout_started_at =
+        case when checkout_claim = $3::uuid then null else checkout_started_at end,
+      checkout_unsettled = '{}', checkout_frozen = false
+    where id = $1 and (not checked_out or checkout_unconfirmed_at is not null)
+    returning id
+  )
+  select true as marked, null::int as id, null::int as cart_id, null as created,
+    null as order_id, null as order_number, null::boolean as timed_out
+  from marked
+  union all
+  select false, ${CHECKOUT_COLUMNS} from checkouts
+  where cart_id = $1 and not exists (select from marked)`);
 
 /**
  * When a claim is presumed dead: the upstream part of an attempt (service login, the call,

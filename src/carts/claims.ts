@@ -3,7 +3,7 @@ import { formatMicros } from '../clock.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
 import { iso, statement } from '../db/statement.js';
 import type { Deps } from '../deps.js';
-import { UpstreamFailure } from '../upstream/errors.js';
+import { UnstorableOrderAnswer, UpstreamFailure } from '../upstream/errors.js';
 import { checkoutRecord } from './queries.js';
 import type { CheckoutRecord } from './schemas.js';
 
@@ -59,6 +59,16 @@ export function orderMayBePlaced(error: unknown): boolean {
     default:
       return error.status !== 401;
   }
+}
+
+/**
+ * Whether the ERP answered that it placed the order (201 or 202) with a whole JSON answer
+ * whose order id or number cannot be stored (src/upstream/client.ts, `placeOrder`): the
+ * order exists, its id and number are not known here. The cart is then checked out
+ * unconfirmed (decision 0001). A cut or non-JSON 201 is not this: the lines stay frozen.
+ */
+export function orderPlacedUnreadable(error: unknown): error is UnstorableOrderAnswer {
+  return error instanceof UnstorableOrderAnswer;
 }
 
 /** Background release retries: first after this, doubling up to the cap. */
@@ -176,8 +186,8 @@ export const READ_CHECKOUT = statement(
 /**
  * One statement (one verified transaction). `remaining`: the unsettled attempts once this
  * one's token is removed when it placed nothing; `checkout_frozen` follows it. A cart that
- * was checked out, or that does not hold the token (the claim never committed), is left
- * alone: then the record, if any, is answered.
+ * was checked out (unless unconfirmed: its order awaits a record), or that does not hold the
+ * token (the claim never committed), is left alone: then the record, if any, is answered.
  */
 const RELEASE_CLAIM = statement(`with released as (
     update carts set
@@ -191,7 +201,7 @@ const RELEASE_CLAIM = statement(`with released as (
       checkout_availability_error = checkout_availability_error or $4::boolean,
       checkout_availability_error_at =
         case when $4::boolean then $5::timestamptz else checkout_availability_error_at end
-    where id = $1 and not checked_out
+    where id = $1 and (not checked_out or checkout_unconfirmed_at is not null)
       and (checkout_claim = $2::uuid or $2::uuid = any(checkout_unsettled))
     returning id
   )

@@ -121,7 +121,9 @@ export default async function cartRoutes(app: App): Promise<void> {
           'Uses `Authorization-Upstream` when sent, else the service account. A cart that has ' +
           'a checkout record answers that record. 409 `checkout_in_progress` while another ' +
           'checkout of the cart is in flight (retry). Upstream 503 JSON is passed through ' +
-          'and flags the cart with `checkout_availability_error`.',
+          'and flags the cart with `checkout_availability_error`. 502 `upstream_error` when ' +
+          'the ERP placed the order but its answer cannot be stored: the cart is checked out ' +
+          'with no record yet, and the next checkout asks the ERP again (decision 0001).',
         params: IdParamsSchema,
         body: CheckoutBodySchema,
         response: { 200: CheckoutRecordSchema },

@@ -143,6 +143,12 @@ export const carts = pgTable(
      */
     checkoutFrozen: boolean('checkout_frozen').notNull().default(false),
     checkedOut: boolean('checked_out').notNull().default(false),
+    /**
+     * Set (with `checked_out`) when the ERP answered that it placed the order (201 or 202)
+     * but its answer cannot be stored: the order exists, its number is not known here. A
+     * checkout asks again under the same key; a record clears it (decision 0001).
+     */
+    checkoutUnconfirmedAt: ts('checkout_unconfirmed_at'),
   },
   // Only indexes a query uses: an item add changes items_count, total_quantity and
   // last_activity, and with none of them indexed its cart update is a HOT update.
@@ -155,6 +161,8 @@ export const carts = pgTable(
     index('carts_store_created_id_idx').on(t.storeId, t.created, t.id),
     index('carts_organization_idx').on(t.organizationId),
     index('carts_customer_order_number_idx').on(t.customerOrderNumber),
+    // The carts whose placed order awaits its number (a few, if any): `admin checkouts`.
+    index('carts_unconfirmed_idx').on(t.id).where(sql`${t.checkoutUnconfirmedAt} is not null`),
   ],
 );
 

@@ -83,14 +83,15 @@ const LOCK = statement('select pg_try_advisory_xact_lock($1) as locked');
 /**
  * Carts that are done with: checked out, or abandoned (no activity since the cutoff, never
  * sent: a frozen cart's order may have reached the ERP, and a checkout in flight is left to
- * finish). `created` leads, so the `created` index finds them oldest first; SKIP LOCKED
+ * finish). A cart checked out unconfirmed (its order placed, its number not yet stored:
+ * decision 0001) is kept until its record is: it is the only trace here of that order. `created` leads, so the `created` index finds them oldest first; SKIP LOCKED
  * passes over a cart some request holds. The cascade removes items, checkouts and
  * control_carts (counted here: the statement's snapshot still holds them);
  * shopping_lists.cart_id is set null (indexed, migration 0005).
  */
 const DELETE_CARTS = statement(`with doomed as (
     select id from carts
-    where created < $1::timestamptz
+    where created < $1::timestamptz and checkout_unconfirmed_at is null
       and (checked_out or (last_activity < $1::timestamptz and not checkout_frozen
         and checkout_started_at is null))
     order by created limit $2 for update skip locked),

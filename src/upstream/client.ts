@@ -1,6 +1,6 @@
 import secureJson from 'secure-json-parse';
 import { type Dispatcher, Pool, errors as undiciErrors } from 'undici';
-import { UpstreamFailure } from './errors.js';
+import { UnstorableOrderAnswer, UpstreamFailure } from './errors.js';
 import * as schemas from './schemas.js';
 import { shapeCheck } from './shape.js';
 import type {
@@ -91,6 +91,7 @@ const checks = {
   profile: shapeCheck(schemas.UpstreamProfileSchema, 'me', { storable: true }),
   adminUser: shapeCheck(schemas.UpstreamAdminUserSchema, 'admin.user', { storable: true }),
   adminUsers: shapeCheck(schemas.UpstreamAdminUsersSchema, 'admin.users', { storable: true }),
+  order: shapeCheck(schemas.UpstreamOrderSchema, 'orders', { storable: true }),
 };
 
 /** 32 in all, as many as the single pool had before calls were split by kind. */
@@ -345,21 +346,32 @@ export class UpstreamClient {
 
   /**
    * Places an order under an idempotency key. 201 and 202 are answers; an upstream 503
-   * with JSON is an 'unavailable' failure carrying that body.
+   * with JSON is an 'unavailable' failure carrying that body. A 201 or 202 whose JSON
+   * `order_id` or `order_number` cannot be stored as sent (wrong type, empty, too long, a
+   * control character, NUL, an unpaired surrogate) is an UnstorableOrderAnswer: the order was
+   * placed, its answer is unusable (src/carts/checkout.ts, decision 0001).
    */
   async placeOrder(caller: Caller, key: string, order: OrderRequest): Promise<OrderAnswer> {
     const answer = await this.call('orders', 'POST', '/orders', caller, order, [201, 202], {
       'idempotency-key': key,
     });
-    const body = answer.body as Record<string, unknown>;
-    if (typeof body?.order_id !== 'string' || typeof body?.order_number !== 'string') {
-      throw new UpstreamFailure('bad_response', 'orders', answer.status);
+    const body = answer.body;
+    // Only the fields stored are checked: whatever else upstream sends is not kept.
+    const stored =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? {
+            order_id: (body as Record<string, unknown>).order_id,
+            order_number: (body as Record<string, unknown>).order_number,
+          }
+        : body;
+    let checked: { order_id: string; order_number: string };
+    try {
+      checked = checks.order(stored, answer.status);
+    } catch (error) {
+      throw error instanceof UpstreamFailure ? new UnstorableOrderAnswer(error) : error;
     }
-    return {
-      orderId: body.order_id,
-      orderNumber: body.order_number,
-      queued: answer.status === 202,
-    };
+    const { order_id, order_number } = checked;
+    return { orderId: order_id, orderNumber: order_number, queued: answer.status === 202 };
   }
 
   // Plumbing

@@ -60,3 +60,15 @@ export class UpstreamFailure extends Error {
     };
   }
 }
+
+/**
+ * `POST /orders` answered 201 or 202 (the order is placed) with a whole JSON body whose
+ * `order_id` or `order_number` cannot be stored as sent: the ERP's own answer, which a retry
+ * under the same key repeats. A body cut or not JSON is a plain `bad_response` (the lines
+ * stay frozen until a retry reads it); this one checks the cart out unconfirmed (decision 0001).
+ */
+export class UnstorableOrderAnswer extends UpstreamFailure {
+  constructor(failure: UpstreamFailure) {
+    super('bad_response', 'orders', failure.status, undefined, failure.cause);
+  }
+}

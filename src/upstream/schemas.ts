@@ -114,18 +114,36 @@ export const ShipmentsSchema = Type.Array(ShipmentSchema);
 export const CreditAnswerSchema = Type.Object({ credit: Type.Boolean() });
 
 /**
- * Text the service stores from upstream (users, organizations): bounded, and PostgreSQL
- * must be able to store it (no NUL, no unpaired surrogate: checked by `shapeCheck`'s
- * `storable` walk, which a pattern cannot express).
+ * One line of text: no control character (C0, DEL, C1). No name, number, code or address
+ * the ERP sends holds one, and a line break in a stored e-mail address or name would reach
+ * mail headers, exports and the console as written.
+ */
+const ONE_LINE = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
+
+/**
+ * Text the service stores from upstream (users, organizations, order answers): bounded, one
+ * line, and PostgreSQL must be able to store it as sent (no NUL, no unpaired surrogate:
+ * checked by `shapeCheck`'s `storable` walk, which a pattern cannot express; the driver
+ * would store a lone surrogate as U+FFFD, a value upstream never sent). The columns are
+ * `text`: the bounds are the service's own, the same as where the service takes the value
+ * from a client (`username` 150, `email` 254, `organization_id` 128), else 1024.
  */
 const Stored = (options: { minLength?: number; maxLength?: number } = {}) =>
-  Type.String({ maxLength: 1024, ...options });
+  Type.String({ maxLength: 1024, pattern: ONE_LINE, ...options });
 
 /**
  * An id the service later puts in an upstream path (`/organizations/{id}/credit`): one
- * segment, so neither empty nor `.`/`..` (src/upstream/client.ts, `segment`).
+ * segment, so neither empty nor `.`/`..` (src/upstream/client.ts, `segment`); at most the
+ * 128 characters `organizations/{organization_id}/` takes.
  */
-const SegmentId = Type.String({ minLength: 1, maxLength: 255, pattern: '^(?!\\.{1,2}$)' });
+const SegmentId = Type.String({
+  minLength: 1,
+  maxLength: 128,
+  pattern: '^(?!\\.{1,2}$)[^\\u0000-\\u001f\\u007f-\\u009f]*$',
+});
+
+/** An e-mail address as the service takes one from a client (RFC 5321: 254). */
+const StoredEmail = Stored({ maxLength: 254 });
 
 export const UpstreamOrganizationSchema = Type.Object({
   organization_id: SegmentId,
@@ -138,7 +156,7 @@ export const UpstreamOrganizationSchema = Type.Object({
 /** `GET /me`: the profile a login stores (user and memberships). */
 export const UpstreamProfileSchema = Type.Object({
   username: Stored({ minLength: 1, maxLength: 150 }),
-  email: Type.Optional(Stored()),
+  email: Type.Optional(StoredEmail),
   first_name: Type.Optional(Stored()),
   last_name: Type.Optional(Stored()),
   telephone: Type.Optional(Stored()),
@@ -149,8 +167,21 @@ export const UpstreamProfileSchema = Type.Object({
 /** `GET /admin/users/{username}`: a user the restore flow mails. */
 export const UpstreamAdminUserSchema = Type.Object({
   username: Stored({ minLength: 1, maxLength: 150 }),
-  email: Type.String({ maxLength: 1024 }),
+  email: StoredEmail,
 });
 
 /** `GET /admin/users?email=`. */
 export const UpstreamAdminUsersSchema = Type.Array(UpstreamAdminUserSchema, { maxItems: 1000 });
+
+/**
+ * `POST /orders` answered 201 or 202: the order's id and number, stored in the Checkout
+ * record and shown to the customer and staff. Never empty; 255 characters is far beyond any
+ * ERP's numbering. An answer that does not fit means an order was placed whose answer cannot
+ * be stored (decision 0001).
+ */
+const OrderRef = Stored({ minLength: 1, maxLength: 255 });
+
+export const UpstreamOrderSchema = Type.Object({
+  order_id: OrderRef,
+  order_number: OrderRef,
+});

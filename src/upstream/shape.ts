@@ -14,29 +14,32 @@ export function shapeCheck<T extends TSchema>(
   options: { storable?: boolean } = {},
 ) {
   const validator = Compile(schema);
-  const unusable = (where: string) =>
+  const unusable = (where: string, status: number) =>
     new UpstreamFailure(
       'bad_response',
       route,
-      200,
+      status,
       undefined,
       // The path and rule only (for the log): never the value.
       new Error(`answer does not fit the contract: ${where}`),
     );
-  return (value: unknown): Static<T> => {
+  /** `status`: upstream's, kept in the failure (a 201 that does not fit still placed an order). */
+  return (value: unknown, status = 200): Static<T> => {
     if (!validator.Check(value)) {
       // Errors walks the whole value, keeping a context per node (about 38 MB of heap for an
       // array of 100,000 empty objects, more than the heap has for a 1 MiB answer): a larger
       // answer is refused without locating its first error.
       if (valuesOver(value, ERRORS_UP_TO)) {
-        throw unusable(`/ more than ${ERRORS_UP_TO} values, the first error not located`);
+        throw unusable(`/ more than ${ERRORS_UP_TO} values, the first error not located`, status);
       }
       const [first] = validator.Errors(value);
-      throw unusable(`${first?.instancePath || '/'} ${first?.message ?? 'invalid'}`);
+      throw unusable(`${first?.instancePath || '/'} ${first?.message ?? 'invalid'}`, status);
     }
     if (options.storable) {
       const where = unstorableText(value, '');
-      if (where !== undefined) throw unusable(`${where || '/'} holds text PostgreSQL cannot store`);
+      if (where !== undefined) {
+        throw unusable(`${where || '/'} holds text PostgreSQL cannot store`, status);
+      }
     }
     return value as Static<T>;
   };

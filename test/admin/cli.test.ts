@@ -88,6 +88,30 @@ describe.concurrent('ordering-admin', () => {
     expect(run.stderr).toMatch(/boss/);
   });
 
+  it('checkouts: lists no unconfirmed cart, refuses to confirm one that is not', {
+    timeout: 120_000,
+  }, async () => {
+    const env = { DATABASE_URL: 'memory://' };
+    const listed = await admin(['checkouts', 'unconfirmed'], env);
+    expect(listed).toMatchObject({
+      code: 0,
+      stderr: '',
+      stdout: 'no cart is checked out unconfirmed\n',
+    });
+    const refused = await admin(
+      ['checkouts', 'confirm', '1', '--order-id', 'ord_1', '--order-number', 'SO-1'],
+      env,
+    );
+    expectOneErrorLine(refused);
+    expect(refused.stderr).toMatch(/cart 1 is not checked out unconfirmed/);
+    const bad = await admin(
+      ['checkouts', 'confirm', '0', '--order-id', 'ord_1', '--order-number', 'SO-1'],
+      env,
+    );
+    expectOneErrorLine(bad);
+    expect(bad.stderr).toMatch(/<cart> must be a cart id/);
+  });
+
   it('seeds the demo data into a memory database', { timeout: 60_000 }, async () => {
     const run = await admin(['seed', 'demo'], { DATABASE_URL: 'memory://' });
     expect(run).toMatchObject({ code: 0, stderr: '' });

@@ -652,6 +652,22 @@ describe('faults', () => {
     expect(nullBody.text).toBe('null');
   });
 
+  it('answer takes a status (an order placed with `after`, its answer replaced)', async () => {
+    const set = await call('POST', '/_sim/faults', {
+      body: { route: 'credit', fault: { type: 'answer', status: 201, body: { x: 1 } } },
+    });
+    expect(set.status).toBe(204);
+    const res = await call('GET', '/organizations/ORG-1001/credit', { token: anna });
+    expect(res.status).toBe(201);
+    expect(res.json).toEqual({ x: 1 });
+    for (const status of [199, 600, 201.5, '201']) {
+      const bad = await call('POST', '/_sim/faults', {
+        body: { route: 'credit', fault: { type: 'answer', status, body: {} } },
+      });
+      expect(bad.status).toBe(400);
+    }
+  });
+
   it('consumes faults after `times`, in FIFO order', async () => {
     sim.inject('categories', { type: 'unavailable' }, 2);
     sim.inject('categories', { type: 'html500' });

@@ -100,6 +100,27 @@ const malformedProfiles: [string, Reshape][] = [
   ],
   ['with a lone surrogate in telephone', (p) => ({ ...p, telephone: '\udc00' })],
   ['with email a number', (p) => ({ ...p, email: 42 })],
+  // Lengths: the service's own bounds for the same values (the columns are text).
+  ['with a username of 151 characters', (p) => ({ ...p, username: 'a'.repeat(151) })],
+  ['with an email of 255 characters', (p) => ({ ...p, email: `${'e'.repeat(243)}@example.com` })],
+  ['with a last_name of 1,025 characters', (p) => ({ ...p, last_name: 'L'.repeat(1025) })],
+  [
+    'with an organization_id of 129 characters',
+    (p) => ({ ...p, organizations: [{ ...p.organizations[0], organization_id: 'O'.repeat(129) }] }),
+  ],
+  [
+    'with an organization name of 1,025 characters',
+    (p) => ({ ...p, organizations: [{ ...p.organizations[0], name: 'N'.repeat(1025) }] }),
+  ],
+  // Control characters: no stored name, number or address holds one.
+  ['with a line break in the email', (p) => ({ ...p, email: 'anna@example.com\r\nBcc: x@y.z' })],
+  ['with a tab in last_name', (p) => ({ ...p, last_name: 'Berg\tX' })],
+  ['with a C1 control (U+0085) in telephone', (p) => ({ ...p, telephone: '+49\u0085' })],
+  ['with DEL in the reference', (p) => ({ ...p, reference: 'R\u007f' })],
+  [
+    'with an escape character in an organization code',
+    (p) => ({ ...p, organizations: [{ ...p.organizations[0], code: '\u001b[31mX' }] }),
+  ],
   ['that is an array', (p) => [p]],
 ];
 
@@ -149,6 +170,12 @@ describe('admin user look-ups (restore)', () => {
     ['with a NUL in the username', { username: 'bruno\u0000', email: 'bruno@example.com' }],
     ['with email an object', { username: 'bruno', email: { to: 'evil@example.com' } }],
     ['with a lone surrogate in the username', { username: 'bruno\ud800', email: 'b@example.com' }],
+    [
+      'with an email of 255 characters',
+      { username: 'bruno', email: `${'b'.repeat(243)}@example.com` },
+    ],
+    ['with a line break in the email', { username: 'bruno', email: 'b@example.com\r\nBcc: x@y.z' }],
+    ['with a username of 151 characters', { username: 'b'.repeat(151), email: 'b@example.com' }],
   ])('a user %s: no 500, no code stored', async (_what, body) => {
     const before = await ctx.database.db.select().from(restoreCodes);
     ctx.sim.inject('admin.user', { type: 'answer', body });

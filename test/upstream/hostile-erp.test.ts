@@ -211,7 +211,7 @@ function spoilsFor(route: SimRoute): [string, Spoil][] {
     ['a connection reset mid-body', { type: 'reset' }],
   ];
   // Answers with strings: not the 204s, not credit's `{"credit": true}`. The order answer's
-  // strings are checked by placeOrder (its own tests).
+  // strings are checked by placeOrder (test/carts/checkout-answers.test.ts).
   if (!['me.password', 'admin.password', 'credit', 'orders'].includes(route)) {
     spoils.push(['NUL inside strings', { type: 'text', what: 'nul' }]);
     spoils.push(['lone surrogates inside strings', { type: 'text', what: 'surrogate' }]);
