@@ -11,7 +11,7 @@ export interface paths {
         };
         /**
          * Password-restore page (HTML form)
-         * @description The page of the e-mailed password-restore link (variant B): HTML, errors included, outside `/api/v1/`. GET shows a form (404 page when the link is unknown, expired or used); the form posts `application/x-www-form-urlencoded` `password` and `repeat_password` to the same URL: 200 page when the password is set (every token of the user issued before is then refused); 400 page with the form again for a mismatch (the code is not spent) or a password outside 8 to 128 characters; 400 page for an expired or used link. Each POST that reaches the code is an attempt, as with `restore_password/` (5 per code, `RESTORE_ATTEMPTS_PER_DAY` per account). Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).
+         * @description The page of the e-mailed password-restore link (variant B): HTML, errors included, outside `/api/v1/`. GET shows a form (404 page when the link is unknown, expired or used); the form posts `application/x-www-form-urlencoded` `password` and `repeat_password` to the same URL: 200 page when the password is set (every token of the user issued before is then refused); 400 page with the form again (the code is not spent) for a mismatch, a password outside 8 to 128 characters or a common password (never sent upstream); 400 page for an expired or used link. Each POST that reaches the code is an attempt, as with `restore_password/` (5 per code, `RESTORE_ATTEMPTS_PER_DAY` per account). Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).
          */
         get: {
             parameters: {
@@ -80,7 +80,7 @@ export interface paths {
         put?: never;
         /**
          * Password-restore page (HTML form)
-         * @description The page of the e-mailed password-restore link (variant B): HTML, errors included, outside `/api/v1/`. GET shows a form (404 page when the link is unknown, expired or used); the form posts `application/x-www-form-urlencoded` `password` and `repeat_password` to the same URL: 200 page when the password is set (every token of the user issued before is then refused); 400 page with the form again for a mismatch (the code is not spent) or a password outside 8 to 128 characters; 400 page for an expired or used link. Each POST that reaches the code is an attempt, as with `restore_password/` (5 per code, `RESTORE_ATTEMPTS_PER_DAY` per account). Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).
+         * @description The page of the e-mailed password-restore link (variant B): HTML, errors included, outside `/api/v1/`. GET shows a form (404 page when the link is unknown, expired or used); the form posts `application/x-www-form-urlencoded` `password` and `repeat_password` to the same URL: 200 page when the password is set (every token of the user issued before is then refused); 400 page with the form again (the code is not spent) for a mismatch, a password outside 8 to 128 characters or a common password (never sent upstream); 400 page for an expired or used link. Each POST that reaches the code is an attempt, as with `restore_password/` (5 per code, `RESTORE_ATTEMPTS_PER_DAY` per account). Rate-limited per client address with the restore endpoints (429 page with `Retry-After`).
          */
         post: {
             parameters: {
@@ -4852,7 +4852,7 @@ export interface paths {
         head?: never;
         /**
          * Change the caller's password (set upstream)
-         * @description Needs `Authorization-Upstream` (400 `upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream refuses it, or when it belongs to another user than the access token). A wrong current password is 400 on `password`; `new_password` takes 8 to 128 characters (400 on `new_password`). Rate-limited with the login, per client address and per account (429 `throttled`): a stolen session cannot guess the password here. Success: 200 `{"detail": "Password changed."}`, and every token issued before (the caller's own too) is refused from then on (401 `token_not_valid`; refresh 400): log in again with the new password. Upstream failures: 502, 503, 504.
+         * @description Needs `Authorization-Upstream` (400 `upstream_token_missing` without it; 401 `upstream_token_not_valid` when upstream refuses it, or when it belongs to another user than the access token). A wrong current password is 400 on `password`; `new_password` takes 8 to 128 characters and is not a common password (400 on `new_password`, `This password is too common.`: nothing is sent upstream). Rate-limited with the login, per client address and per account (429 `throttled`): a stolen session cannot guess the password here. Success: 200 `{"detail": "Password changed."}`, and every token issued before (the caller's own too) is refused from then on (401 `token_not_valid`; refresh 400): log in again with the new password. Upstream failures: 502, 503, 504.
          */
         patch: {
             parameters: {
@@ -4866,7 +4866,7 @@ export interface paths {
                     "application/json": {
                         /** @description The current password */
                         password: string;
-                        /** @description 8 to 128 characters */
+                        /** @description 8 to 128 characters, not a common password (400 `This password is too common.`) */
                         new_password: string;
                     };
                 };
@@ -5294,7 +5294,7 @@ export interface paths {
         put?: never;
         /**
          * Password restore (variant A): set a new password with the e-mailed code
-         * @description 202, no body: the new password is set upstream, the code is spent, and so is every other unused code of the user; every token of the user issued before is refused from then on (401 `token_not_valid`; refresh 400). A wrong, expired or used code (or another user's) is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 characters (400 on `password`). A code dies after 5 attempts, counted across all client addresses; an account has `RESTORE_ATTEMPTS_PER_DAY` attempts in 24 hours, both variants and the restore page together (beyond, its codes answer as wrong ones). Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address and per username.
+         * @description 202, no body: the new password is set upstream, the code is spent, and so is every other unused code of the user; every token of the user issued before is refused from then on (401 `token_not_valid`; refresh 400). A wrong, expired or used code (or another user's) is 400 `{"code": ["Invalid or expired code."]}`; `password` takes 8 to 128 characters and is not a common password (400 on `password`, `This password is too common.`: the code is not tried, nothing is sent upstream). A code dies after 5 attempts, counted across all client addresses; an account has `RESTORE_ATTEMPTS_PER_DAY` attempts in 24 hours, both variants and the restore page together (beyond, its codes answer as wrong ones). Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address and per username.
          */
         post: {
             parameters: {
@@ -5307,7 +5307,7 @@ export interface paths {
                 content: {
                     "application/json": {
                         username: string;
-                        /** @description 8 to 128 characters */
+                        /** @description 8 to 128 characters, not a common password (400 `This password is too common.`) */
                         password: string;
                         /** @description The 6-digit code e-mailed */
                         code: string;
@@ -5500,7 +5500,7 @@ export interface paths {
         put?: never;
         /**
          * Password restore (variant B): set a new password with the code of the link
-         * @description 201, no body: the new password is set upstream and the code is spent (with every other unused code of the user); every token of the user issued before is refused from then on (401 `token_not_valid`; refresh 400). `password` and `repeat_password` must match (400 on `repeat_password`; the code is NOT spent then); `password` takes 8 to 128 characters. A wrong, expired or used code is 400 on `restore_password_code`. A code dies after 5 attempts, counted across all client addresses; an account has `RESTORE_ATTEMPTS_PER_DAY` attempts in 24 hours, both variants and the restore page together (beyond, its codes answer as wrong ones). Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address.
+         * @description 201, no body: the new password is set upstream and the code is spent (with every other unused code of the user); every token of the user issued before is refused from then on (401 `token_not_valid`; refresh 400). `password` and `repeat_password` must match (400 on `repeat_password`; the code is NOT spent then); `password` takes 8 to 128 characters and is not a common password (400 on `password`, `This password is too common.`; the code is not spent, nothing is sent upstream). A wrong, expired or used code is 400 on `restore_password_code`. A code dies after 5 attempts, counted across all client addresses; an account has `RESTORE_ATTEMPTS_PER_DAY` attempts in 24 hours, both variants and the restore page together (beyond, its codes answer as wrong ones). Rate-limited (`AUTH_RATE_LIMIT_PER_MINUTE` per minute, fixed one-minute windows): 429 `{"detail", "code": "throttled"}` with `Retry-After` (seconds). Every attempt counts, successful or not. The restore endpoints and the restore page share one set of counters (per client address, per username, per e-mail address), separate from the login counters. Counted per client address.
          */
         post: {
             parameters: {
@@ -5512,7 +5512,7 @@ export interface paths {
             requestBody: {
                 content: {
                     "application/json": {
-                        /** @description 8 to 128 characters */
+                        /** @description 8 to 128 characters, not a common password (400 `This password is too common.`) */
                         password: string;
                         repeat_password: string;
                         /** @description The code from the e-mailed link `/users/restore-password/<code>/` */
