@@ -14,9 +14,10 @@ import { createCart, createStore, loginStaff } from '../helpers/fixtures.js';
 /**
  * The fixed statements of src/ (`statement(…)` at module level). A new one changes this.
  * 35 of them are the hot stats and series of src/carts/stats.ts (5 shapes of filters: stats,
- * and series by day, week and month of carts and of lines).
+ * and series by day, week and month of carts and of lines); issue 29 added the checkout's
+ * mark of an unconfirmed order (src/carts/checkout.ts).
  */
-const FIXED_STATEMENTS = 50;
+const FIXED_STATEMENTS = 51;
 
 setFlagsFromString('--expose-gc');
 const gc = runInNewContext('gc') as () => void;
