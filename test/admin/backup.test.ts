@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { users } from '../../src/db/schema.js';
-import { createPostgresDatabase } from '../helpers/db.js';
+import { createPostgresDatabase, embeddedOnlySkipped } from '../helpers/db.js';
 import {
   freePort,
   type Run,
@@ -22,6 +22,12 @@ import { type Api, call, login, makeShopData, rollupsAndFresh, snapshot } from '
  * up, destroyed, restored, compared row by row, and served again. The embedded database
  * with the admin command; PostgreSQL with pg_dump -Fc / pg_restore and `check-schema`.
  */
+if (embeddedOnlySkipped) {
+  console.log(
+    "The embedded database's cases skipped: they ran in the embedded pass (TEST_SERVER_PASS=1).",
+  );
+}
+
 const bin = fileURLToPath(new URL('../../bin/ordering-admin.js', import.meta.url));
 const PG_BIN = '/usr/lib/postgresql/15/bin';
 const work = mkdtempSync(join(tmpdir(), 'ordering-backup-'));
@@ -90,7 +96,7 @@ async function exported(username: string, env: Record<string, string>) {
   return JSON.parse(await adminOk(['users', 'export', username], env)).user;
 }
 
-describe('the embedded database', () => {
+describe.skipIf(embeddedOnlySkipped)('the embedded database', () => {
   it('is backed up with the service stopped (refused while it runs), destroyed, restored, the same, and served', {
     timeout: 240_000,
   }, async () => {
@@ -174,7 +180,7 @@ describe('the embedded database', () => {
   });
 });
 
-describe('erasures and restored backups (decision 0012)', () => {
+describe.skipIf(embeddedOnlySkipped)('erasures and restored backups (decision 0012)', () => {
   it('restore applies the erasure journal again: the erased person is erased again, a newer person given the re-used id is not', {
     timeout: 240_000,
   }, async () => {

@@ -6,8 +6,14 @@ import { asc } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { stores } from '../../src/db/schema.js';
-import { createPostgresDatabase } from '../helpers/db.js';
+import { createPostgresDatabase, embeddedOnlySkipped } from '../helpers/db.js';
 import { type Run, runProcess } from '../helpers/process.js';
+
+if (embeddedOnlySkipped) {
+  console.log(
+    "The embedded database's cases skipped: they ran in the embedded pass (TEST_SERVER_PASS=1).",
+  );
+}
 
 const bin = fileURLToPath(new URL('../../bin/ordering-admin.js', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'ordering-admin-'));
@@ -29,7 +35,7 @@ function expectOneErrorLine(run: Run): void {
 }
 
 // Concurrent: each spawn spends seconds starting PGlite; the tests share no database.
-describe.concurrent('ordering-admin', () => {
+describe.skipIf(embeddedOnlySkipped).concurrent('ordering-admin', () => {
   it('creates a store, imports into the same DATA_DIR, reports a bad entry', {
     timeout: 60_000,
   }, async () => {
@@ -147,53 +153,67 @@ describe('ordering-admin: personal data and retention', () => {
     }
   });
 
-  it('exports a user as one JSON document and runs retention', { timeout: 180_000 }, async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ordering-admin-pd-'));
-    try {
-      const env = { DATA_DIR: dir };
-      expect((await admin(['users', 'grant', 'dora', 'staff'], env)).code).toBe(0);
-      const exported = await admin(['users', 'export', 'dora'], env);
-      expect(exported).toMatchObject({ code: 0, stderr: '' });
-      expect(JSON.parse(exported.stdout)).toMatchObject({
-        user: { username: 'dora', is_staff: true },
-        carts: [],
-      });
-      const retention = await admin(['retention', '--older-than', '30'], env);
-      expect(retention).toMatchObject({ code: 0, stderr: '' });
-      // Every kind of row it removes is named, the audit trail with its own period (730 days).
-      expect(retention.stdout).toMatch(
-        /^removed 0 carts with 0 lines, 0 checkout records and 0 control links, 0 controls, 0 random-control draws, 0 restore codes, 0 failed-login counts and \d+ emptied statistics rows from before (\d{4}-\d\d-\d\d)T00:00:00.000Z; 0 audit events from before (\d{4}-\d\d-\d\d)T00:00:00.000Z \(\d+ batches\)\n$/,
-      );
-      const [, cartsBefore, auditBefore] = /before (\S+);.* before (\S+) /.exec(retention.stdout)!;
-      expect(Date.parse(cartsBefore) - Date.parse(auditBefore)).toBe(700 * 86_400_000);
-      const kept = await admin(['retention', '--older-than', '30', '--audit-older-than', '0'], env);
-      expect(kept.stdout).toMatch(/; no audit events \(the trail is kept whole\)/);
-      const tooShort = await admin(
-        ['retention', '--older-than', '30', '--audit-older-than', '7'],
-        env,
-      );
-      expectOneErrorLine(tooShort);
-      expect(tooShort.stderr).toMatch(/--audit-older-than must be 0 .* from 30/);
-      const bad = await admin(['retention', '--older-than', '0'], env);
-      expectOneErrorLine(bad);
-      expect(bad.stderr).toMatch(/--older-than must be an integer from 1/);
-      // The guard again, as the superuser the embedded database runs as: idempotent.
-      const guard = await admin(['audit', 'guard'], env);
-      expect(guard).toMatchObject({ code: 0, stderr: '' });
-      expect(guard.stdout).toBe(
-        'audit_events belongs to ordering_audit: the service role (as before) may read and append, and remove events older than 30 days only through audit_events_remove_before\n',
-      );
-      // The command's own environment says nothing of the service's heartbeat: the output
-      // names the service's setting, never this process's value.
-      const erased = await admin(['users', 'erase', 'dora'], { ...env, WS_HEARTBEAT_SECONDS: '7' });
-      expect(erased).toMatchObject({ code: 0, stderr: '' });
-      expect(erased.stdout).toMatch(/^erased dora: now erased:\d+;/);
-      expect(erased.stdout).toContain(
-        "at each instance's next heartbeat (within the service's WS_HEARTBEAT_SECONDS, 30 s unless set otherwise)",
-      );
-      expect(erased.stdout).not.toMatch(/\b7 s\b/);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
-  });
+  it.skipIf(embeddedOnlySkipped)(
+    'exports a user as one JSON document and runs retention',
+    {
+      timeout: 180_000,
+    },
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'ordering-admin-pd-'));
+      try {
+        const env = { DATA_DIR: dir };
+        expect((await admin(['users', 'grant', 'dora', 'staff'], env)).code).toBe(0);
+        const exported = await admin(['users', 'export', 'dora'], env);
+        expect(exported).toMatchObject({ code: 0, stderr: '' });
+        expect(JSON.parse(exported.stdout)).toMatchObject({
+          user: { username: 'dora', is_staff: true },
+          carts: [],
+        });
+        const retention = await admin(['retention', '--older-than', '30'], env);
+        expect(retention).toMatchObject({ code: 0, stderr: '' });
+        // Every kind of row it removes is named, the audit trail with its own period (730 days).
+        expect(retention.stdout).toMatch(
+          /^removed 0 carts with 0 lines, 0 checkout records and 0 control links, 0 controls, 0 random-control draws, 0 restore codes, 0 failed-login counts and \d+ emptied statistics rows from before (\d{4}-\d\d-\d\d)T00:00:00.000Z; 0 audit events from before (\d{4}-\d\d-\d\d)T00:00:00.000Z \(\d+ batches\)\n$/,
+        );
+        const [, cartsBefore, auditBefore] = /before (\S+);.* before (\S+) /.exec(
+          retention.stdout,
+        )!;
+        expect(Date.parse(cartsBefore) - Date.parse(auditBefore)).toBe(700 * 86_400_000);
+        const kept = await admin(
+          ['retention', '--older-than', '30', '--audit-older-than', '0'],
+          env,
+        );
+        expect(kept.stdout).toMatch(/; no audit events \(the trail is kept whole\)/);
+        const tooShort = await admin(
+          ['retention', '--older-than', '30', '--audit-older-than', '7'],
+          env,
+        );
+        expectOneErrorLine(tooShort);
+        expect(tooShort.stderr).toMatch(/--audit-older-than must be 0 .* from 30/);
+        const bad = await admin(['retention', '--older-than', '0'], env);
+        expectOneErrorLine(bad);
+        expect(bad.stderr).toMatch(/--older-than must be an integer from 1/);
+        // The guard again, as the superuser the embedded database runs as: idempotent.
+        const guard = await admin(['audit', 'guard'], env);
+        expect(guard).toMatchObject({ code: 0, stderr: '' });
+        expect(guard.stdout).toBe(
+          'audit_events belongs to ordering_audit: the service role (as before) may read and append, and remove events older than 30 days only through audit_events_remove_before\n',
+        );
+        // The command's own environment says nothing of the service's heartbeat: the output
+        // names the service's setting, never this process's value.
+        const erased = await admin(['users', 'erase', 'dora'], {
+          ...env,
+          WS_HEARTBEAT_SECONDS: '7',
+        });
+        expect(erased).toMatchObject({ code: 0, stderr: '' });
+        expect(erased.stdout).toMatch(/^erased dora: now erased:\d+;/);
+        expect(erased.stdout).toContain(
+          "at each instance's next heartbeat (within the service's WS_HEARTBEAT_SECONDS, 30 s unless set otherwise)",
+        );
+        expect(erased.stdout).not.toMatch(/\b7 s\b/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

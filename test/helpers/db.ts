@@ -8,6 +8,13 @@ import { pgbouncerInstalled, startPgBouncer, viaPgBouncer } from './pgbouncer.js
 /** True when the suite runs against a PostgreSQL server (TEST_DATABASE_URL). */
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
+/**
+ * CI's PostgreSQL pass (`TEST_SERVER_PASS=1`, .ci/run): tests of the embedded database alone
+ * (the admin command on a DATA_DIR, backups of PGlite) ran in the embedded pass just before;
+ * they skip here rather than run twice (vitest.config.ts does the same for whole files).
+ */
+export const embeddedOnlySkipped = Boolean(process.env.TEST_SERVER_PASS);
+
 let snapshot: Blob | undefined;
 
 /** TEST_PGBOUNCER=1: server connections per database, fewer than the app's pool of 20. */
