@@ -263,12 +263,13 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     bare: `http://127.0.0.1:${barePort}`,
     document: `http://127.0.0.1:${documentPort}`,
   };
+  const floorPids: Partial<Record<Floor, number>> = {};
   if (mode === 'full') {
     for (const [kind, port] of [
       ['bare', barePort],
       ['document', documentPort],
     ] as const) {
-      start('node', ['--import', 'tsx', 'bench/floor.ts'], {
+      floorPids[kind] = start('node', ['--import', 'tsx', 'bench/floor.ts'], {
         DATABASE_URL: url,
         DATABASE_POOL_SIZE: String(POOL_SIZE),
         JWT_SECRET,
@@ -277,7 +278,7 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
         UPSTREAM_URL: sim,
         UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
         UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
-      });
+      }).pid;
     }
   }
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
@@ -305,19 +306,28 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     connections: number,
     env: Record<string, string> = {},
   ) => {
+    const pid =
+      base === serviceUrl ? service.pid : floorPids[base === floors.bare ? 'bare' : 'document'];
     const before = await backendTicks(client, databaseName);
+    const appBefore = processTicks(pid);
     const figures = await load(base, name, planFile, connections, SECONDS, env);
+    const appAfter = processTicks(pid);
     const after = await backendTicks(client, databaseName);
-    return { ...figures, dbMs: cpuMs(before, after) / Math.max(1, figures.requests) };
+    const requests = Math.max(1, figures.requests);
+    return {
+      ...figures,
+      dbMs: cpuMs(before, after) / requests,
+      appMs: ((appAfter - appBefore) * TICK_MS) / requests,
+    };
   };
 
   const rows: (Row & { connections: number })[] = [];
   console.log(
     `\n${SECONDS} s per scenario after ${WARMUP} s of warm-up per server, 50 connections ` +
-      `unless said, pool ${POOL_SIZE}, ${shapeLabel(shape)}; db ms: database CPU per request\n\n` +
-      '| scenario | req/s | db ms | p50 ms | p99 ms | non-2xx | document floor req/s | db ms | ' +
-      'ratio | floor req/s | db ms | ratio | peak RSS MB |\n' +
-      '|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+      `unless said, pool ${POOL_SIZE}, ${shapeLabel(shape)}; db ms, app ms: database CPU and the server process's CPU per request\n\n` +
+      '| scenario | req/s | db ms | app ms | p50 ms | p99 ms | non-2xx | document floor req/s | ' +
+      'db ms | app ms | ratio | floor req/s | db ms | app ms | ratio | peak RSS MB |\n' +
+      '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
   );
   const only = process.env.BENCH_ONLY;
   let index = 0;
@@ -353,7 +363,7 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     };
     // The service first in one scenario, last in the next.
     const serviceFirst = index++ % 2 === 0;
-    const measuredFloors: Partial<Record<Floor, Figures & { dbMs: number }>> = {};
+    const measuredFloors: Partial<Record<Floor, Figures & { dbMs: number; appMs: number }>> = {};
     const runFloors = async () => {
       for (const [i, f] of used.entries()) {
         await warm(floors[f], i + 1);
@@ -387,10 +397,12 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
         : `${name}, ${connections} connections, service alone`;
     const n = (x: number | undefined, digits = 0) => (x === undefined ? '–' : x.toFixed(digits));
     console.log(
-      `| ${label} | ${Math.round(figures.rps)} | ${figures.dbMs.toFixed(2)} | ${figures.p50} | ` +
+      `| ${label} | ${Math.round(figures.rps)} | ${figures.dbMs.toFixed(2)} | ` +
+        `${figures.appMs.toFixed(2)} | ${figures.p50} | ` +
         `${figures.p99} | ${figures.non2xx + figures.errors} | ${n(document?.rps)} | ` +
-        `${n(document?.dbMs, 2)} | ${n(documentRatio, 2)} | ${n(floor?.rps)} | ` +
-        `${n(floor?.dbMs, 2)} | ${n(ratio, 2)} | ${peakRssMb.toFixed(0)} |`,
+        `${n(document?.dbMs, 2)} | ${n(document?.appMs, 2)} | ${n(documentRatio, 2)} | ` +
+        `${n(floor?.rps)} | ${n(floor?.dbMs, 2)} | ${n(floor?.appMs, 2)} | ${n(ratio, 2)} | ` +
+        `${peakRssMb.toFixed(0)} |`,
     );
   }
   const overload =
@@ -479,6 +491,18 @@ async function sameDocuments(service: string, document: string, plan: Plan) {
         `the document floor's ${path} differs from the service's:\n${normal(a)}\n${normal(b)}`,
       );
     }
+  }
+}
+
+/** Clock ticks of CPU (user + system) of one process (0 when it is gone). */
+function processTicks(pid: number | undefined): number {
+  if (pid === undefined) return 0;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return Number(fields[11]) + Number(fields[12]);
+  } catch {
+    return 0;
   }
 }
 

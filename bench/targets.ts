@@ -9,6 +9,8 @@ interface Side {
   errors: number;
   /** Database CPU milliseconds per request (the backends' CPU time over the requests). */
   dbMs?: number;
+  /** The server process's CPU milliseconds per request. */
+  appMs?: number;
 }
 
 export interface Row {
