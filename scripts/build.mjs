@@ -72,7 +72,7 @@ export async function buildServer({ ifStale = false, root = ROOT } = {}) {
     outbase: '.',
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node24',
     sourcemap: true,
     logLevel: 'warning',
   });

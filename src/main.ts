@@ -1,3 +1,5 @@
+// First: stop on an unsupported Node before anything else loads.
+import './runtime.js';
 import { ConfigError, loadConfig } from './config.js';
 import { startService } from './service.js';
 

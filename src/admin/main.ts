@@ -1,3 +1,5 @@
+// First: stop on an unsupported Node before anything else loads.
+import '../runtime.js';
 import { readFileSync } from 'node:fs';
 import { Argument, Command, CommanderError } from 'commander';
 import { applyAuditGuard } from '../audit/guard.js';
