@@ -20,10 +20,16 @@
  * BENCH_PROFILE=<dir>: V8 CPU profiles of the service and the simulator written there on exit.
  * After the table (full runs): every scenario at 200 connections for BENCH_OVERLOAD_SECONDS
  * (default 5; 0: none), judged on its answers (2xx, or 503 with Retry-After, within bound).
+ * BENCH_VARIANTS='[{"name":"Node 20","node":"/usr/bin/node"},{"name":"traced","env":{…}}]':
+ * more services beside the first, each started as it is but with its own node binary and/or
+ * more environment (`{otlp}` in a value: the address of an OTLP/HTTP sink the bench runs, which
+ * answers every export 200 and keeps nothing); each scenario is measured on each of them right
+ * after the service, and printed in a second table with its share of the service's req/s.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import { createSigner } from 'fast-jwt';
@@ -46,6 +52,28 @@ const POOL_SIZE = 10;
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
 const RESULTS = 'bench/results/latest.json';
+
+/** A service beside the first (BENCH_VARIANTS): its node binary and/or more environment. */
+interface Variant {
+  name: string;
+  node?: string;
+  env?: Record<string, string>;
+}
+const VARIANTS: Variant[] = JSON.parse(process.env.BENCH_VARIANTS ?? '[]');
+
+/** A variant's figures in one scenario. */
+interface VariantRow {
+  scenario: string;
+  variant: string;
+  rps: number;
+  dbMs: number;
+  appMs: number;
+  p50: number;
+  p99: number;
+  failed: number;
+  /** Its req/s over the service's in the same scenario. */
+  ofService: number;
+}
 /** Issue 19's overload: every scenario at this many connections (BENCH_OVERLOAD_SECONDS=0: none). */
 const OVERLOAD_CONNECTIONS = 200;
 const OVERLOAD_SECONDS = Number(process.env.BENCH_OVERLOAD_SECONDS ?? 5);
@@ -120,7 +148,7 @@ async function main(): Promise<void> {
   const shape = { scale: SCALE, stores: STORES, years: YEARS };
   const result = await pass(shape, 'full');
   if (!result) return;
-  const { rows, overload, checks, seedSeconds } = result;
+  const { rows, variantRows, overload, checks, seedSeconds } = result;
   const verdicts = judge(rows, overload);
   const missed = verdicts.filter((v) => !v.met);
   console.log(
@@ -139,6 +167,7 @@ async function main(): Promise<void> {
         poolSize: POOL_SIZE,
         seedSeconds,
         scenarios: rows,
+        variants: variantRows,
         overload,
         targets: verdicts,
         checks,
@@ -223,6 +252,8 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     await freePort(),
   ];
   const sim = `http://127.0.0.1:${simPort}`;
+  const otlp = VARIANTS.length > 0 ? await otlpSink() : undefined;
+  if (otlp) stops.push(otlp.stop);
   // As production runs it: compiled, with plain node (the simulator too, so that it costs
   // the machine no more than a real ERP's stand-in should).
   await buildServer({ ifStale: true });
@@ -241,15 +272,14 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
       ? `service through PgBouncer (deploy/pgbouncer/pgbouncer.ini, port ${bouncer.port}), DATABASE_POOLER=transaction`
       : `service on a direct connection, DATABASE_POOLER=${pooler}`,
   );
-  const command = startScript.replace(/^node /, `node ${profiled('service').join(' ')} `);
-  const service = start('sh', ['-c', `exec ${command}`], {
+  const serviceEnv = (port: number): Record<string, string> => ({
     NODE_ENV: 'production',
     DATABASE_URL: bouncer ? bouncer.urlFor(url) : url,
     DATABASE_POOLER: pooler,
     DATABASE_MIGRATION_URL: url,
     DATABASE_POOL_SIZE: String(POOL_SIZE),
     JWT_SECRET,
-    PORT: String(servicePort),
+    PORT: String(port),
     LOG_LEVEL: 'warn',
     UPSTREAM_URL: sim,
     UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
@@ -259,6 +289,18 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     // The start command's heap limit, when set for the run.
     ...(process.env.HEAP_LIMIT_MB ? { HEAP_LIMIT_MB: process.env.HEAP_LIMIT_MB } : {}),
   });
+  const command = startScript.replace(/^node /, `node ${profiled('service').join(' ')} `);
+  const service = start('sh', ['-c', `exec ${command}`], serviceEnv(servicePort));
+  const variants: { variant: Variant; url: string; pid?: number }[] = [];
+  for (const variant of VARIANTS) {
+    const port = await freePort();
+    const env = Object.fromEntries(
+      Object.entries(variant.env ?? {}).map(([k, v]) => [k, v.replaceAll('{otlp}', otlp!.url)]),
+    );
+    const variantCommand = startScript.replace(/^node /, `${variant.node ?? 'node'} `);
+    const child = start('sh', ['-c', `exec ${variantCommand}`], { ...serviceEnv(port), ...env });
+    variants.push({ variant, url: `http://127.0.0.1:${port}`, pid: child.pid });
+  }
   const floors: Record<Floor, string> = {
     bare: `http://127.0.0.1:${barePort}`,
     document: `http://127.0.0.1:${documentPort}`,
@@ -283,6 +325,7 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
   }
   const serviceUrl = `http://127.0.0.1:${servicePort}`;
   await ready(`${serviceUrl}/healthz`);
+  for (const v of variants) await ready(`${v.url}/healthz`);
   if (mode === 'full') {
     await ready(`${floors.bare}/api/v1/carts/stats/`, true);
     await ready(`${floors.document}/api/v1/carts/stats/`, true);
@@ -307,7 +350,10 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     env: Record<string, string> = {},
   ) => {
     const pid =
-      base === serviceUrl ? service.pid : floorPids[base === floors.bare ? 'bare' : 'document'];
+      base === serviceUrl
+        ? service.pid
+        : (variants.find((v) => v.url === base)?.pid ??
+          floorPids[base === floors.bare ? 'bare' : 'document']);
     const before = await backendTicks(client, databaseName);
     const appBefore = processTicks(pid);
     const figures = await load(base, name, planFile, connections, SECONDS, env);
@@ -322,6 +368,7 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
   };
 
   const rows: (Row & { connections: number })[] = [];
+  const variantRows: VariantRow[] = [];
   console.log(
     `\n${SECONDS} s per scenario after ${WARMUP} s of warm-up per server, 50 connections ` +
       `unless said, pool ${POOL_SIZE}, ${shapeLabel(shape)}; db ms, app ms: database CPU and the server process's CPU per request\n\n` +
@@ -341,9 +388,11 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     if (only && !only.split('|').some((part) => name.includes(part))) continue;
     // Each server checks out carts of its own: the service every n-th cart of the list, the
     // floors the ones between (a cart checked out by one would cost the other no order).
+    // Variants are servers 1…V, the floors after them.
+    const servers = used.length + 1 + variants.length;
     const share = (server: number): Record<string, string> =>
-      name.includes('checkout') && used.length > 0
-        ? { BENCH_CHECKOUT_SHARE: `${server}/${used.length + 1}` }
+      name.includes('checkout') && servers > 1
+        ? { BENCH_CHECKOUT_SHARE: `${server}/${servers}` }
         : {};
     // Each server is warmed on the same requests right before its own timed run (the
     // checkout's warm-up checks out carts of its own, from the other end of the list): the
@@ -366,8 +415,13 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     const measuredFloors: Partial<Record<Floor, Figures & { dbMs: number; appMs: number }>> = {};
     const runFloors = async () => {
       for (const [i, f] of used.entries()) {
-        await warm(floors[f], i + 1);
-        measuredFloors[f] = await measured(floors[f], name, connections, share(i + 1));
+        await warm(floors[f], variants.length + i + 1);
+        measuredFloors[f] = await measured(
+          floors[f],
+          name,
+          connections,
+          share(variants.length + i + 1),
+        );
       }
     };
     if (!serviceFirst) await runFloors();
@@ -375,6 +429,21 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     const rss = sampleRss(service.pid!);
     const figures = await measured(serviceUrl, name, connections, share(0));
     const peakRssMb = rss.stop() / 1024;
+    for (const [i, v] of variants.entries()) {
+      await warm(v.url, i + 1);
+      const f = await measured(v.url, name, connections, share(i + 1));
+      variantRows.push({
+        scenario: name,
+        variant: v.variant.name,
+        rps: f.rps,
+        dbMs: f.dbMs,
+        appMs: f.appMs,
+        p50: f.p50,
+        p99: f.p99,
+        failed: f.non2xx + f.errors,
+        ofService: figures.rps > 0 ? f.rps / figures.rps : 0,
+      });
+    }
     if (serviceFirst) await runFloors();
     const floor = measuredFloors.bare;
     const document = measuredFloors.document;
@@ -409,10 +478,22 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     mode === 'full' && OVERLOAD_SECONDS > 0
       ? await overloadRuns(serviceUrl, planFile, service.pid!, only)
       : [];
+  if (variantRows.length > 0) {
+    console.log(
+      '\n| scenario | variant | req/s | db ms | app ms | p50 ms | p99 ms | non-2xx | of the service |\n' +
+        '|---|---|---|---|---|---|---|---|---|',
+    );
+    for (const r of variantRows) {
+      console.log(
+        `| ${r.scenario} | ${r.variant} | ${Math.round(r.rps)} | ${r.dbMs.toFixed(2)} | ` +
+          `${r.appMs.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.failed} | ${r.ofService.toFixed(2)} |`,
+      );
+    }
+  }
   const checks = await dataChecks(client, sim, seededCheckouts);
   await client.end();
   rmSync(planFile);
-  return { rows, overload, checks, seedSeconds };
+  return { rows, variantRows, overload, checks, seedSeconds };
 }
 
 /**
@@ -492,6 +573,29 @@ async function sameDocuments(service: string, document: string, plan: Plan) {
       );
     }
   }
+}
+
+/**
+ * An OTLP/HTTP sink for traced variants: reads each export whole and answers 200 with an empty
+ * answer (what a collector that accepts everything says), keeping nothing.
+ */
+async function otlpSink(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const server = createHttpServer((request, response) => {
+    request.on('data', () => {});
+    request.on('end', () => {
+      const json = String(request.headers['content-type']).includes('json');
+      response.writeHead(200, {
+        'content-type': json ? 'application/json' : 'application/x-protobuf',
+      });
+      response.end(json ? '{}' : '');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /** Clock ticks of CPU (user + system) of one process (0 when it is gone). */
