@@ -4,13 +4,13 @@ import { type Database, openDatabase } from '../../src/db/client.js';
 import { type Answer, type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
 import { createCart } from '../helpers/fixtures.js';
-import { TcpProxy } from '../helpers/tcp-proxy.js';
 import {
   type PgBouncer,
   pgbouncerInstalled,
   startPgBouncer,
   viaPgBouncer,
 } from '../helpers/pgbouncer.js';
+import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 /**
  * The service's side of a database failover (issue 30), on a PostgreSQL server (and through
