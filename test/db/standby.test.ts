@@ -9,6 +9,7 @@ import { openDatabase } from '../../src/db/client.js';
 import { type Answer, startTestApp, type TestContext } from '../helpers/app.js';
 import { onPostgres } from '../helpers/db.js';
 import { createCart } from '../helpers/fixtures.js';
+import { viaPgBouncer } from '../helpers/pgbouncer.js';
 import { freePort } from '../helpers/process.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 
@@ -34,7 +35,8 @@ function postgresBin(): string | undefined {
 
 const bin = postgresBin();
 const asRoot = process.getuid?.() === 0;
-const enabled = onPostgres && bin !== undefined;
+// Not again in the PgBouncer pass: it opens its own connections, never through PgBouncer.
+const enabled = onPostgres && bin !== undefined && !viaPgBouncer;
 if (!enabled) {
   console.log('Hot standby test skipped: it runs in the PostgreSQL pass, with initdb installed.');
 }
