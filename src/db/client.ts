@@ -2,13 +2,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
-import { GuardedPool, sessionSettings } from './pool.js';
+import { DatabaseReadOnly } from './errors.js';
+import { GuardedPool, sessionSettings, WRITABLE_CHECK } from './pool.js';
 import * as schema from './schema.js';
 import type { Run, Statement } from './statement.js';
 
@@ -47,6 +47,7 @@ export interface Database {
   migrate(): Promise<void>;
   /** Embedded only: the data directory as a gzipped tarball, taken inside this process. */
   dumpDataDir?(): Promise<Blob | File>;
+  /** Resolves when the database answers and can write (a standby or read-only session cannot). */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
@@ -143,9 +144,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       return pool.inTransaction((client) => work(runOn(client)));
     },
     migrate: () => migratePostgres(options.migrationUrl ?? url, options.poolTimeoutMs ?? 3000),
-    ping: async () => {
-      await pool.query('select 1');
-    },
+    ping: () => pool.checkWritable(),
     close: () => pool.end(),
   };
 }
@@ -258,7 +257,10 @@ async function openPglite(
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
     ping: async () => {
       if (closed) throw new Error('database closed');
-      await db.execute(sql`select 1`);
+      const { rows } = await client.query<{ recovery: boolean; read_only: boolean }>(
+        WRITABLE_CHECK,
+      );
+      if (rows[0]?.recovery || rows[0]?.read_only) throw new DatabaseReadOnly();
     },
     close: async () => {
       closed = true;

@@ -1,7 +1,8 @@
 /**
  * How database failures reach the HTTP layer: anything that says "the database is not there
- * (or did not answer in time)" is one DatabaseUnavailable, answered 503 `database_unavailable`
- * with Retry-After; everything else stays a server error.
+ * (or did not answer in time)", or "this connection no longer reaches a writable primary" (a
+ * failover), is one DatabaseUnavailable, answered 503 `database_unavailable` with
+ * Retry-After; everything else stays a server error, a wrong setting included.
  */
 export class DatabaseUnavailable extends Error {
   constructor(
@@ -10,6 +11,14 @@ export class DatabaseUnavailable extends Error {
   ) {
     super(message);
     this.name = 'DatabaseUnavailable';
+  }
+}
+
+/** The database answered but cannot write: a standby, or a primary being demoted. */
+export class DatabaseReadOnly extends DatabaseUnavailable {
+  constructor() {
+    super('the database is read-only (a standby, or a primary being demoted)');
+    this.name = 'DatabaseReadOnly';
   }
 }
 
@@ -32,7 +41,13 @@ const UNAVAILABLE_CODES = new Set([
   '57014', // query_canceled: statement_timeout
   '55P03', // lock_not_available: lock_timeout
   '25P03', // idle_in_transaction_session_timeout
+  // read_only_sql_transaction: the connection reaches a standby or a demoted primary (a
+  // failover, or an endpoint still naming the old primary), e.g. "cannot execute
+  // pg_current_xact_id() during recovery" on the transaction's opening batch.
+  '25006',
 ]);
+/** The connection can no longer write (see '25006' above): it is discarded, never reused. */
+const READ_ONLY_CODES = new Set(['25006']);
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -46,6 +61,9 @@ const NETWORK_CODES = new Set([
 ]);
 // pg and pg-pool report a lost connection, and a wait or read that ran out, by message only.
 const GONE = /connection terminated|connection ended|not queryable|no answer from the database/i;
+// The pool's own bound on an answer (pool.ts): the server may still be running the statement.
+// PgBouncer's query_wait_timeout is a wait that ran out too.
+const NO_ANSWER = /no answer from the database|query read timeout|query_wait_timeout/i;
 const RAN_OUT =
   /timeout exceeded when trying to connect|query read timeout|server closed the connection/i;
 
@@ -99,8 +117,14 @@ export function configurationError(error: unknown): string | undefined {
   return undefined;
 }
 
-/** True when the error (or one it wraps) means the database is unavailable. */
+/**
+ * True when the error (or one it wraps) means the database is unavailable. PgBouncer's own
+ * refusals (08P01: "server login has been failing", "no more connections allowed",
+ * "pgbouncer cannot connect to server", "query_wait_timeout", "server conn crashed?") are;
+ * its configuration refusals (configurationError) are not: no retry cures them.
+ */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (configurationError(error)) return false;
   for (const e of causes(error)) {
     if (e instanceof DatabaseUnavailable) return true;
     const code = codeOf(e);
@@ -122,6 +146,33 @@ export function isConnectionLost(error: unknown): boolean {
     if (e instanceof Error && GONE.test(e.message)) return true;
   }
   return false;
+}
+
+/**
+ * True when the connection that saw the error must be discarded, not returned to the pool:
+ * it is lost, or it reaches a server that cannot write (a connection to a demoted primary
+ * stays read-only for its whole life; a fresh one goes where the endpoint now points).
+ */
+export function isConnectionUnusable(error: unknown): boolean {
+  if (isConnectionLost(error)) return true;
+  for (const e of causes(error)) {
+    const code = codeOf(e);
+    if (code && READ_ONLY_CODES.has(code)) return true;
+  }
+  return false;
+}
+
+/**
+ * True when a read's connection was cut before its answer came (a failover, a restart, a
+ * terminated backend): a read can be sent again on a fresh connection. Not when the pool's
+ * own bound on the answer ran out (retrying would double the bound on a frozen server).
+ */
+export function isCutBeforeAnswer(error: unknown): boolean {
+  if (!isConnectionLost(error) || configurationError(error)) return false;
+  for (const e of causes(error)) {
+    if (e instanceof Error && NO_ANSWER.test(e.message)) return false;
+  }
+  return true;
 }
 
 /** True when a value went past its column's type (SQLSTATE 22003, numeric_value_out_of_range). */

@@ -1,6 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
-import { isConnectionLost, RequestAborted } from './errors.js';
+import {
+  DatabaseReadOnly,
+  isConnectionLost,
+  isConnectionUnusable,
+  isCutBeforeAnswer,
+  RequestAborted,
+} from './errors.js';
 import { requestScope } from './scope.js';
 
 /**
@@ -11,6 +17,9 @@ import { requestScope } from './scope.js';
  * - a statement that gets no answer at all (frozen server, dropped packets, where the
  *   server's own statement_timeout cannot act) drops its connection after a bound;
  * - a request whose client has gone away does not take a connection;
+ * - a connection that saw an error meaning "this no longer reaches a writable primary" (lost,
+ *   or read-only: a failover) is discarded, as is one whose transaction start was refused;
+ *   a read cut before its answer runs once more on a fresh connection;
  * - a commit whose answer was lost is looked up by transaction id (pg_xact_status), so an
  *   answer the service gives is true: committed, or nothing changed. Single-statement
  *   writes run inside such a transaction for the same reason;
@@ -67,6 +76,13 @@ class GuardedClient extends pg.Client {
   private readonly extras: ClientExtras;
   /** The open transaction's id, learned with its BEGIN (so COMMIT needs no extra round trip). */
   private xid: string | undefined;
+  /**
+   * Set once the connection must not be lent again (see isConnectionUnusable, and a refused
+   * transaction start): its release destroys it.
+   */
+  unusable = false;
+  /** Set by the pool while the connection is lent: gives it back (destroyed). */
+  abandon: ((error: Error) => void) | undefined;
 
   constructor(config: pg.ClientConfig & { extras: ClientExtras }) {
     super(config);
@@ -94,7 +110,18 @@ class GuardedClient extends pg.Client {
    */
   private async beginKnowingXid(config: QueryConfig): Promise<unknown> {
     const text = textOf(config).trim().replace(/;$/, '');
-    const results = await this.timed([`${text}; ${this.settingsAndXid()}`]);
+    let results: pg.QueryResult[];
+    try {
+      results = await this.timed([`${text}; ${this.settingsAndXid()}`]);
+    } catch (error) {
+      // Refused (a standby: "cannot execute pg_current_xact_id() during recovery"): the BEGIN
+      // may have run, leaving an aborted transaction open, and drizzle sends BEGIN before the
+      // try/finally that releases the connection. Given back here, destroyed, or every
+      // refusal would keep one connection `idle in transaction (aborted)` for good.
+      this.unusable = true;
+      this.abandon?.(error as Error);
+      throw error;
+    }
     this.xid = results[1].rows[0].xid;
     return results[0];
   }
@@ -170,21 +197,26 @@ class GuardedClient extends pg.Client {
       if (timer) clearTimeout(timer);
       timer = undefined;
     };
+    const failed = (error: unknown) => {
+      clear();
+      if (isConnectionUnusable(error)) this.unusable = true;
+    };
     const last = args.length - 1;
     if (typeof args[last] === 'function') {
       const callback = args[last];
       args[last] = (error: unknown, result: unknown) => {
-        clear();
+        if (error) failed(error);
+        else clear();
         callback(error, result);
       };
       return super.query(...(args as [string]));
     }
     // biome-ignore lint/suspicious/noExplicitAny: a promise, or a submittable (cursor, stream)
     const result: any = super.query(...(args as [string]));
-    if (result && typeof result.then === 'function') result.then(clear, clear);
+    if (result && typeof result.then === 'function') result.then(clear, failed);
     else if (result && typeof result.once === 'function') {
       result.once('end', clear);
-      result.once('error', clear);
+      result.once('error', failed);
     } else clear();
     return result;
   }
@@ -274,11 +306,14 @@ interface PgConnection {
 }
 
 /**
- * A checked-out connection goes back to the pool (to be discarded) as soon as it is lost,
- * and a second release is a no-op: drizzle sends BEGIN before its try/finally, so a
- * connection lost on BEGIN was never released and the pool ran dry.
+ * A checked-out connection goes back to the pool (to be discarded) as soon as it is lost or
+ * its transaction start is refused, and a second release is a no-op: drizzle sends BEGIN
+ * before its try/finally, so such a connection was never released and the pool ran dry. A
+ * connection that cannot be used again (GuardedClient.unusable) is destroyed whoever
+ * releases it, drizzle included (it releases without an error).
  */
-function releasedWhenLost(client: pg.PoolClient): pg.PoolClient {
+function lent(client: pg.PoolClient): pg.PoolClient {
+  const guarded = client as unknown as GuardedClient;
   const release = client.release;
   let released = false;
   const lost = () => done(new Error('connection lost'));
@@ -286,12 +321,18 @@ function releasedWhenLost(client: pg.PoolClient): pg.PoolClient {
     if (released) return;
     released = true;
     client.removeListener('end', lost);
-    release(error);
+    guarded.abandon = undefined;
+    release(error || (guarded.unusable ? new Error('connection discarded') : undefined));
   };
   client.once('end', lost);
+  guarded.abandon = done;
   client.release = done;
   return client;
 }
+
+/** The readiness check's question: can this connection write? (a standby, a read-only session) */
+export const WRITABLE_CHECK =
+  "select pg_is_in_recovery() as recovery, current_setting('transaction_read_only') = 'on' as read_only";
 
 /**
  * The session settings the service relies on, by name.
@@ -372,7 +413,7 @@ export class GuardedPool extends pg.Pool {
     const signal = scope && !scope.writing ? scope.signal : undefined;
     if (signal?.aborted) throw new RequestAborted();
     if (scope && write) scope.writing = true;
-    const pending = super.connect().then(releasedWhenLost);
+    const pending = super.connect().then(lent);
     if (!signal) return pending;
     return new Promise<pg.PoolClient>((resolve, reject) => {
       const onAbort = () => {
@@ -396,11 +437,50 @@ export class GuardedPool extends pg.Pool {
     });
   }
 
-  /** One statement outside a transaction of ours; `write`: one that writes (unverified). */
+  /**
+   * One statement outside a transaction of ours; `write`: one that writes (unverified). A read
+   * whose connection was cut before its answer came (a failover, a restart) runs once more on
+   * a fresh connection (the cut one is discarded): reading twice changes nothing. Never a
+   * write: its fate is unknown.
+   */
   private async readOnce(
     config: QueryConfig,
     values?: unknown[],
     write = false,
+  ): Promise<pg.QueryResult> {
+    try {
+      return await this.statementOnce(config, values, write);
+    } catch (error) {
+      if (write || !isCutBeforeAnswer(error)) throw error;
+      return this.statementOnce(config, values, false);
+    }
+  }
+
+  /**
+   * Can the database write? For the readiness check: a standby (pg_is_in_recovery) or a
+   * read-only session (a primary being demoted, a managed service's read-only mode) is not
+   * ready; that connection is discarded, so the next check opens a fresh one.
+   */
+  async checkWritable(): Promise<void> {
+    const client = await this.acquire(false);
+    try {
+      const { rows } = await client.query(WRITABLE_CHECK);
+      if (rows[0]?.recovery || rows[0]?.read_only) {
+        const error = new DatabaseReadOnly();
+        client.release(error);
+        throw error;
+      }
+      client.release();
+    } catch (error) {
+      client.release(isConnectionUnusable(error) ? (error as Error) : undefined);
+      throw error;
+    }
+  }
+
+  private async statementOnce(
+    config: QueryConfig,
+    values: unknown[] | undefined,
+    write: boolean,
   ): Promise<pg.QueryResult> {
     const client = await this.acquire(write);
     try {
@@ -413,8 +493,8 @@ export class GuardedPool extends pg.Pool {
       client.release();
       return result;
     } catch (error) {
-      // Only a broken connection is thrown away; a refused statement leaves it usable.
-      client.release(isConnectionLost(error) ? (error as Error) : undefined);
+      // Only a broken or read-only connection is thrown away; a refused statement leaves it usable.
+      client.release(isConnectionUnusable(error) ? (error as Error) : undefined);
       throw error;
     }
   }
@@ -449,7 +529,8 @@ export class GuardedPool extends pg.Pool {
       client.release();
       return result;
     } catch (error) {
-      if (isConnectionLost(error)) client.release(error as Error);
+      // Lost, read-only, or its start refused (already given back): destroyed, no rollback.
+      if (client.unusable || isConnectionUnusable(error)) client.release(error as Error);
       else {
         await client.query('rollback').catch(() => {});
         client.release();

@@ -1,10 +1,13 @@
+import { DatabaseReadOnly } from '../db/errors.js';
 import type { App } from '../deps.js';
 
 /** A database that does not answer the readiness ping within this time is not ready. */
 export const READY_TIMEOUT_MS = 2000;
 
 /**
- * Liveness and readiness for load balancers; no token needed. `/healthz` answers 200 until
+ * Liveness and readiness for load balancers; no token needed. `/readyz` answers 200 only
+ * while the database answers and can write: during a failover (a standby, a demoted primary
+ * behind a stale endpoint) the instance is not ready, though it is alive. `/healthz` answers 200 until
  * the process ends, draining included: the process is alive and finishing its work.
  */
 export default async function healthRoutes(app: App): Promise<void> {
@@ -27,7 +30,9 @@ export default async function healthRoutes(app: App): Promise<void> {
       return { status: 'ok' };
     } catch (error) {
       request.log.warn({ err: error }, 'database not ready');
-      return reply.code(503).send({ status: 'unavailable', detail: 'database unreachable' });
+      const detail =
+        error instanceof DatabaseReadOnly ? 'database read-only' : 'database unreachable';
+      return reply.code(503).send({ status: 'unavailable', detail });
     } finally {
       clearTimeout(timer);
     }

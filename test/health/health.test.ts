@@ -1,5 +1,8 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestContext } from '../helpers/app.js';
+import { onPostgres } from '../helpers/db.js';
+import { createCart } from '../helpers/fixtures.js';
 
 let ctx: TestContext;
 beforeAll(async () => {
@@ -76,6 +79,42 @@ describe('API documentation', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
     expect(answer.text).toMatch(/<html/i);
+  });
+});
+
+// The embedded database has one connection: a read-only session is all of it. On a server
+// the same is tested with a read-only database (test/db/failover.test.ts).
+describe.runIf(!onPostgres)('readiness while the database cannot write', () => {
+  let ro: TestContext;
+  beforeAll(async () => {
+    ro = await startTestApp();
+  });
+  afterAll(() => ro?.close());
+
+  it('answers /readyz 503 and a write 503 with Retry-After while read-only; both back after', async () => {
+    const anna = await ro.login('anna');
+    const cart = await createCart(ro, anna);
+    const add = () =>
+      ro.request('POST', '/api/v1/items/', {
+        token: anna.token,
+        body: { cart, part_number: 'P-1', quantity: 1 },
+      });
+    await ro.database.db.execute(sql`set default_transaction_read_only = on`);
+    try {
+      const ready = await ro.request('GET', '/readyz');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({ status: 'unavailable', detail: 'database read-only' });
+      expect((await ro.request('GET', '/healthz')).status).toBe(200);
+      // 25006 read_only_sql_transaction: what a standby answers a write.
+      const refused = await add();
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual({ detail: expect.any(String), code: 'database_unavailable' });
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await ro.database.db.execute(sql`set default_transaction_read_only = off`);
+    }
+    expect((await ro.request('GET', '/readyz')).status).toBe(200);
+    expect((await add()).status).toBe(201);
   });
 });
 
