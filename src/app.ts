@@ -19,6 +19,7 @@ import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { trustFunction } from './http/client-address.js';
 import { frameworkErrors, installConventions } from './http/conventions.js';
+import { installCors } from './http/cors.js';
 import { installNoStore } from './http/no-store.js';
 import { collectRouteFacts, completeDocument, SECURITY_SCHEMES } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
@@ -162,6 +163,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   installConventions(app);
   installSecurityHeaders(app);
   installNoStore(app);
+  // Before authentication: a preflight carries no token.
+  installCors(app, config.corsOrigins);
   const routeFacts = collectRouteFacts(app, isLimitHook);
   installRequestScope(app);
   installAuth(app, tokens, deps.database);
