@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+// First: names the API's schemas (their `title`) before any route is declared with them.
+import './api-components.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -21,7 +23,7 @@ import { trustFunction } from './http/client-address.js';
 import { frameworkErrors, installConventions } from './http/conventions.js';
 import { installCors } from './http/cors.js';
 import { installNoStore } from './http/no-store.js';
-import { collectRouteFacts, completeDocument, SECURITY_SCHEMES } from './http/openapi.js';
+import { API_TAGS, collectRouteFacts, completeDocument, SECURITY_SCHEMES } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
 import { installRequestScope } from './http/request-scope.js';
 import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
@@ -181,6 +183,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       },
       components: { securitySchemes: SECURITY_SCHEMES },
       security: [{ bearer: [] }],
+      tags: API_TAGS,
     },
     // Error answers and security per operation, from each route's facts.
     transformObject: (document) =>
