@@ -22,6 +22,7 @@ import { installAuth } from './http/auth.js';
 import { trustFunction } from './http/client-address.js';
 import { frameworkErrors, installConventions } from './http/conventions.js';
 import { installCors } from './http/cors.js';
+import { linkBase } from './http/links.js';
 import { installNoStore } from './http/no-store.js';
 import { API_TAGS, collectRouteFacts, completeDocument, SECURITY_SCHEMES } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
@@ -34,7 +35,8 @@ import {
 } from './http/slow-clients.js';
 import itemRoutes from './items/routes.js';
 import { installMetrics } from './metrics/routes.js';
-import { Notifier } from './notifications/notifier.js';
+import { ASYNCAPI_PATH, asyncApiDocument } from './notifications/asyncapi.js';
+import { GOING_AWAY_CLOSE, Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
 import notificationSocketRoutes from './notifications/socket.js';
 import { subscribeNotifications } from './notifications/subscribers.js';
@@ -195,13 +197,18 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     transformStaticCSP: docsCsp,
   });
   app.get('/api/schema/', { schema: { hide: true } }, async () => app.swagger());
+  // The WebSocket's description, beside the HTTP API's.
+  app.get(ASYNCAPI_PATH, { schema: { hide: true } }, async (request) =>
+    asyncApiDocument(linkBase(request)),
+  );
 
   await app.register(websocket, {
     // Clients only listen: anything they send is small or abuse.
     options: { maxPayload: 4096 },
     // Going away (1001), as docs/operations.md says, where the plugin would send no code.
     preClose(done) {
-      for (const client of this.websocketServer.clients) client.close(1001, 'Server shutting down');
+      for (const client of this.websocketServer.clients)
+        client.close(GOING_AWAY_CLOSE, 'Server shutting down');
       done();
     },
   });
