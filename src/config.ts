@@ -295,14 +295,19 @@ function clientTimeouts(
 }
 
 /**
- * Shutdown: the drain's default (5 s) is the shipped deploy/haproxy/haproxy.cfg's checks,
- * `inter 2s` × `fall 2`, plus a second: by then a balancer has stopped sending new work
- * whether it reads the 404 (`disable-on-404`, one check) or counts failed checks. The
+ * Shutdown: the drain's default (5 s in production, none in development) is the shipped
+ * deploy/haproxy/haproxy.cfg's checks, `inter 2s` × `fall 2`, plus a second: by then a
+ * balancer has stopped sending new work whether it reads the 404 (`disable-on-404`, one
+ * check) or counts failed checks. The
  * deadline (25 s) leaves the drain, an upstream call (10 s) and closing, and stays under a
  * 30 s kill timeout (Kubernetes' default grace period).
  */
-function shutdownSettings(env: Env): Pick<Config, 'shutdownDrainMs' | 'shutdownTimeoutMs'> {
-  const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', 5000, 0, 600_000);
+function shutdownSettings(
+  env: Env,
+  production: boolean,
+): Pick<Config, 'shutdownDrainMs' | 'shutdownTimeoutMs'> {
+  // Development has no balancer to wait for: Ctrl-C stops at once unless a drain is set.
+  const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', production ? 5000 : 0, 0, 600_000);
   const shutdownTimeoutMs = integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1, 3_600_000);
   if (shutdownTimeoutMs <= shutdownDrainMs) {
     throw new ConfigError(
@@ -444,6 +449,6 @@ export function loadConfig(env: Env = process.env): Config {
     demoCarts: flag(env, 'DEMO_CARTS', true),
     ...clientTimeouts(env),
     ...metricsSettings(env, port),
-    ...shutdownSettings(env),
+    ...shutdownSettings(env, production),
   };
 }
