@@ -19,6 +19,7 @@ const DATABASE_INDEPENDENT = [
   'test/main.test.ts',
   'test/retention/schedule.test.ts',
   'test/simulator-loading.test.ts',
+  'test/startup.test.ts',
   'test/users/restore-production.test.ts',
 ];
 

@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+// First: names the API's schemas (their `title`) before any route is declared with them.
+import './api-components.js';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -19,8 +21,10 @@ import healthRoutes from './health/routes.js';
 import { installAuth } from './http/auth.js';
 import { trustFunction } from './http/client-address.js';
 import { frameworkErrors, installConventions } from './http/conventions.js';
+import { installCors } from './http/cors.js';
+import { linkBase } from './http/links.js';
 import { installNoStore } from './http/no-store.js';
-import { collectRouteFacts, completeDocument, SECURITY_SCHEMES } from './http/openapi.js';
+import { API_TAGS, collectRouteFacts, completeDocument, SECURITY_SCHEMES } from './http/openapi.js';
 import { parseQueryString } from './http/query.js';
 import { installRequestScope } from './http/request-scope.js';
 import { docsCsp, installSecurityHeaders } from './http/security-headers.js';
@@ -31,7 +35,8 @@ import {
 } from './http/slow-clients.js';
 import itemRoutes from './items/routes.js';
 import { installMetrics } from './metrics/routes.js';
-import { Notifier } from './notifications/notifier.js';
+import { ASYNCAPI_PATH, asyncApiDocument } from './notifications/asyncapi.js';
+import { GOING_AWAY_CLOSE, Notifier } from './notifications/notifier.js';
 import notificationRoutes from './notifications/routes.js';
 import notificationSocketRoutes from './notifications/socket.js';
 import { subscribeNotifications } from './notifications/subscribers.js';
@@ -162,6 +167,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
   installConventions(app);
   installSecurityHeaders(app);
   installNoStore(app);
+  // Before authentication: a preflight carries no token.
+  installCors(app, config.corsOrigins);
   const routeFacts = collectRouteFacts(app, isLimitHook);
   installRequestScope(app);
   installAuth(app, tokens, deps.database);
@@ -178,6 +185,7 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       },
       components: { securitySchemes: SECURITY_SCHEMES },
       security: [{ bearer: [] }],
+      tags: API_TAGS,
     },
     // Error answers and security per operation, from each route's facts.
     transformObject: (document) =>
@@ -189,13 +197,18 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
     transformStaticCSP: docsCsp,
   });
   app.get('/api/schema/', { schema: { hide: true } }, async () => app.swagger());
+  // The WebSocket's description, beside the HTTP API's.
+  app.get(ASYNCAPI_PATH, { schema: { hide: true } }, async (request) =>
+    asyncApiDocument(linkBase(request)),
+  );
 
   await app.register(websocket, {
     // Clients only listen: anything they send is small or abuse.
     options: { maxPayload: 4096 },
     // Going away (1001), as docs/operations.md says, where the plugin would send no code.
     preClose(done) {
-      for (const client of this.websocketServer.clients) client.close(1001, 'Server shutting down');
+      for (const client of this.websocketServer.clients)
+        client.close(GOING_AWAY_CLOSE, 'Server shutting down');
       done();
     },
   });

@@ -41,6 +41,8 @@ export interface Config {
   wsHeartbeatSeconds: number;
   /** WS_ALLOWED_ORIGINS: browser origins besides the service's own that may open the socket. */
   wsAllowedOrigins: string[];
+  /** CORS_ORIGINS: browser origins whose pages may call the API (src/http/cors.ts); none by default. */
+  corsOrigins: string[];
   authRateLimitPerMinute: number;
   /** AUTH_FAILURES_PER_DAY: wrong passwords per account and client address (/64) in 24 hours. */
   authFailuresPerDay: number;
@@ -164,6 +166,47 @@ function origins(env: Env, name: string): string[] {
   });
 }
 
+/**
+ * CORS_ORIGINS: exact origins, comma-separated. Besides http(s), the schemes of app
+ * webviews (`capacitor://localhost`, `ionic://localhost`). Never `*` or `null`: the API takes
+ * bearer tokens, and a wildcard would let every site's page use a token it got hold of;
+ * `null` is the origin of sandboxed frames and local files, which any page can produce. In
+ * production a plain `http://` origin is refused unless it is loopback (an app's webview):
+ * a page served over plain HTTP can be rewritten on the way and then holds the user's token.
+ */
+function corsOrigins(env: Env, production: boolean): string[] {
+  const name = 'CORS_ORIGINS';
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return [];
+  return raw.split(',').map((item) => {
+    const value = item.trim().replace(/\/$/, '');
+    if (value === '*' || value.toLowerCase() === 'null') {
+      throw new ConfigError(
+        `${name} must list exact origins; ${shown(value)} would let any page call the API with a user's token`,
+      );
+    }
+    const match = /^([a-z][a-z0-9+.-]*):\/\/(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.exec(value);
+    if (!match) {
+      throw new ConfigError(
+        `${name} must be comma-separated origins such as https://app.example or capacitor://localhost (scheme, host, port; no path), got ${shown(value)}`,
+      );
+    }
+    const scheme = match[1]!.toLowerCase();
+    const host = match[2]!.toLowerCase();
+    if (scheme === 'http' || scheme === 'https') {
+      const origin = new URL(value).origin;
+      const loopback = host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+      if (production && scheme === 'http' && !loopback) {
+        throw new ConfigError(
+          `${name} must use https origins when NODE_ENV=production (http only for localhost), got ${shown(value)}`,
+        );
+      }
+      return origin;
+    }
+    return `${scheme}://${host}${match[3] ?? ''}`;
+  });
+}
+
 function flag(env: Env, name: string, fallback: boolean): boolean {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -252,14 +295,19 @@ function clientTimeouts(
 }
 
 /**
- * Shutdown: the drain's default (5 s) is the shipped deploy/haproxy/haproxy.cfg's checks,
- * `inter 2s` × `fall 2`, plus a second: by then a balancer has stopped sending new work
- * whether it reads the 404 (`disable-on-404`, one check) or counts failed checks. The
+ * Shutdown: the drain's default (5 s in production, none in development) is the shipped
+ * deploy/haproxy/haproxy.cfg's checks, `inter 2s` × `fall 2`, plus a second: by then a
+ * balancer has stopped sending new work whether it reads the 404 (`disable-on-404`, one
+ * check) or counts failed checks. The
  * deadline (25 s) leaves the drain, an upstream call (10 s) and closing, and stays under a
  * 30 s kill timeout (Kubernetes' default grace period).
  */
-function shutdownSettings(env: Env): Pick<Config, 'shutdownDrainMs' | 'shutdownTimeoutMs'> {
-  const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', 5000, 0, 600_000);
+function shutdownSettings(
+  env: Env,
+  production: boolean,
+): Pick<Config, 'shutdownDrainMs' | 'shutdownTimeoutMs'> {
+  // Development has no balancer to wait for: Ctrl-C stops at once unless a drain is set.
+  const shutdownDrainMs = integer(env, 'SHUTDOWN_DRAIN_MS', production ? 5000 : 0, 0, 600_000);
   const shutdownTimeoutMs = integer(env, 'SHUTDOWN_TIMEOUT_MS', 25_000, 1, 3_600_000);
   if (shutdownTimeoutMs <= shutdownDrainMs) {
     throw new ConfigError(
@@ -375,6 +423,7 @@ export function loadConfig(env: Env = process.env): Config {
     wsMaxPerUser: integer(env, 'WS_MAX_PER_USER', 10, 1, 1000),
     wsMaxConnections: integer(env, 'WS_MAX_CONNECTIONS', 2000, 1, 1_000_000),
     wsAllowedOrigins: origins(env, 'WS_ALLOWED_ORIGINS'),
+    corsOrigins: corsOrigins(env, production),
     wsHeartbeatSeconds: integer(env, 'WS_HEARTBEAT_SECONDS', 30, 1, 3600),
     authRateLimitPerMinute: integer(env, 'AUTH_RATE_LIMIT_PER_MINUTE', 10, 0, 1_000_000),
     authFailuresPerDay: integer(env, 'AUTH_FAILURES_PER_DAY', 100, 1, 1_000_000),
@@ -400,6 +449,6 @@ export function loadConfig(env: Env = process.env): Config {
     demoCarts: flag(env, 'DEMO_CARTS', true),
     ...clientTimeouts(env),
     ...metricsSettings(env, port),
-    ...shutdownSettings(env),
+    ...shutdownSettings(env, production),
   };
 }

@@ -1,7 +1,7 @@
 // First: stop on an unsupported Node before anything else loads.
 import './runtime.js';
 import { ConfigError, loadConfig } from './config.js';
-import { startService } from './service.js';
+import { checkPortFree } from './port.js';
 
 /** `npm start`: the service, with the bundled simulator and demo data when UPSTREAM_URL is unset. */
 async function main(): Promise<void> {
@@ -15,6 +15,9 @@ async function main(): Promise<void> {
     }
     throw error;
   }
+  // Before the service's modules load and anything is created: a busy PORT fails in a moment.
+  await checkPortFree(config.host, config.port);
+  const { startService } = await import('./service.js');
   const service = await startService(config, {
     onSimulator: async (deps) => {
       const { seedDemo } = await import('./admin/commands.js');
@@ -30,6 +33,12 @@ async function main(): Promise<void> {
       'demo upstream simulator running; demo logins',
     );
   }
+  // Last, so it is the line a person sees: where to go from here.
+  const { addresses } = service;
+  service.app.log.info(
+    addresses,
+    `ready: console ${addresses.console} · API docs ${addresses.docs} · API ${addresses.api}`,
+  );
   let signals = 0;
   const shutdown = (signal: string) => {
     signals += 1;

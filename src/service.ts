@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { type Logger, pino } from 'pino';
 // A type only: the simulator's code is loaded (below) only when UPSTREAM_URL is unset.
@@ -10,6 +12,7 @@ import { secureRandom } from './controls/secure-random.js';
 import { type Database, openDatabase } from './db/client.js';
 import { configurationError, isDatabaseUnavailable } from './db/errors.js';
 import type { App, Deps } from './deps.js';
+import { serviceBase } from './http/links.js';
 import { logStream } from './log.js';
 import { scheduleRetention } from './retention/schedule.js';
 import { UpstreamClient } from './upstream/client.js';
@@ -17,6 +20,8 @@ import { UpstreamClient } from './upstream/client.js';
 export interface Service {
   app: App;
   url: string;
+  /** Where a person goes: the staff console, the API docs and the API (PUBLIC_URL's, else the listen address). */
+  addresses: { console: string; docs: string; api: string };
   simulator: Simulator | undefined;
   /**
    * Stops. For `drainMs` first (a balancer's time to notice): `/readyz` answers 404 and
@@ -35,6 +40,15 @@ export interface ServiceOptions {
 
 /** A start refused for a setting: the message names the cause; the process exits non-zero. */
 export class DatabaseConfigurationError extends Error {}
+
+/** The start-up line of the database stage: what is opened, and whether it is created now. */
+function databaseStage(config: Config): string {
+  if (config.databaseUrl) return 'start: database (PostgreSQL server of DATABASE_URL)';
+  if (config.inMemory) return 'start: database (embedded PostgreSQL in memory, a few seconds)';
+  return existsSync(join(config.dataDir, 'pglite'))
+    ? `start: database (embedded PostgreSQL in ${config.dataDir})`
+    : `start: database (creating embedded PostgreSQL in ${config.dataDir}: first start, a few seconds)`;
+}
 
 /**
  * Applies migrations and opens a pool connection, waiting for a database that is not
@@ -90,6 +104,8 @@ export async function startService(config: Config, options: ServiceOptions = {})
   // Until the app (and its logger) exists, start-up logs through a logger of its own.
   const stream = await logStream(config);
   const log = stream ? pino({ level: config.logLevel }, stream) : pino({ level: config.logLevel });
+  const started = performance.now();
+  log.info(databaseStage(config));
   const database = await openDatabase({
     url: config.databaseUrl,
     dataDir: config.inMemory ? undefined : config.dataDir,
@@ -101,6 +117,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
     migrationUrl: config.databaseMigrationUrl,
     log,
   });
+  log.info('start: migrations');
   await migrateWhenReachable(database, log);
   if (database.kind === 'postgres') await reportAuditGuard(database, config, log);
   let simulator: Simulator | undefined;
@@ -129,7 +146,14 @@ export async function startService(config: Config, options: ServiceOptions = {})
     clock: options.clock ?? systemClock,
     random: secureRandom,
   };
-  if (simulator && options.onSimulator) await options.onSimulator(deps);
+  if (simulator && options.onSimulator) {
+    log.info(
+      config.demoCarts
+        ? 'start: demo data (stores, users; 90 days of carts into a database without carts: a few seconds, once)'
+        : 'start: demo data (stores and users)',
+    );
+    await options.onSimulator(deps);
+  }
   const app = await buildApp(deps, stream ? { logger: { level: config.logLevel, stream } } : {});
   await app.listen({ host: config.host, port: config.port });
   const address = app.server.address();
@@ -140,9 +164,16 @@ export async function startService(config: Config, options: ServiceOptions = {})
       url,
       database: database.kind,
       upstream: simulator ? `simulator at ${simulator.url}` : upstreamUrl,
+      startMs: Math.round(performance.now() - started),
     },
     'listening',
   );
+  const base = serviceBase(app);
+  const addresses = {
+    console: `${base}/console/`,
+    docs: `${base}/api/docs/`,
+    api: `${base}/api/v1/`,
+  };
   const retention =
     config.retentionDays > 0
       ? scheduleRetention(database, {
@@ -157,6 +188,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   return {
     app,
     url,
+    addresses,
     simulator,
     stop(drainMs = 0) {
       stopping ??= (async () => {

@@ -316,8 +316,21 @@ describe('loadConfig', () => {
     }
   });
 
-  it('drains 5 s on shutdown (the shipped haproxy.cfg: inter 2s x fall 2, + 1 s) within a 25 s deadline', () => {
-    expect(loadConfig(env({}))).toMatchObject({ shutdownDrainMs: 5000, shutdownTimeoutMs: 25_000 });
+  it('drains 5 s on shutdown in production (the shipped haproxy.cfg: inter 2s x fall 2, + 1 s) within a 25 s deadline', () => {
+    const production = {
+      NODE_ENV: 'production',
+      JWT_SECRET: 'production-secret-1234',
+      UPSTREAM_URL: 'https://erp.example',
+      UPSTREAM_ADMIN_USERNAME: 'svc',
+      UPSTREAM_ADMIN_PASSWORD: 'svc-password',
+    };
+    expect(loadConfig(env(production))).toMatchObject({
+      shutdownDrainMs: 5000,
+      shutdownTimeoutMs: 25_000,
+    });
+    // Development has no balancer to wait for: no drain unless one is set.
+    expect(loadConfig(env({}))).toMatchObject({ shutdownDrainMs: 0, shutdownTimeoutMs: 25_000 });
+    expect(loadConfig(env({ SHUTDOWN_DRAIN_MS: '2000' })).shutdownDrainMs).toBe(2000);
     expect(loadConfig(env({ SHUTDOWN_DRAIN_MS: '0', SHUTDOWN_TIMEOUT_MS: '1000' }))).toMatchObject({
       shutdownDrainMs: 0,
       shutdownTimeoutMs: 1000,

@@ -9,6 +9,7 @@ export default async function auditRoutes(app: App): Promise<void> {
     config: { auth: 'admin' },
     schema: {
       tags: ['audit'],
+      operationId: 'listAuditEvents',
       summary: 'The trail of staff actions (administrators)',
       description:
         'Every control created (by an admin or a random draw), verified or rejected, every ' +

@@ -23,6 +23,7 @@ export default async function authRoutes(app: App): Promise<void> {
       preValidation: limitBy(throttle, 'login', 'username'),
       schema: {
         tags: ['auth'],
+        operationId: 'createToken',
         summary: 'Log in with the upstream credentials',
         description:
           'Rate-limited per client address and per username (`AUTH_RATE_LIMIT_PER_MINUTE` ' +
@@ -52,6 +53,7 @@ export default async function authRoutes(app: App): Promise<void> {
       config: { auth: 'public', noStore: true },
       schema: {
         tags: ['auth'],
+        operationId: 'refreshToken',
         summary: 'Refresh a still valid access token (within the refresh window)',
         description:
           'Answers a new token with a new `exp` and the same `orig_iat`. Refused with 400 ' +

@@ -37,6 +37,7 @@ export default async function cartRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'createCart',
         summary: 'Create a cart (in a store, or with no store: the customer warehouse)',
         headers: IdempotencyHeadersSchema,
         body: CartCreateBodySchema,
@@ -54,6 +55,7 @@ export default async function cartRoutes(app: App): Promise<void> {
   pagedRoute(app, '/carts/', {
     schema: {
       tags,
+      operationId: 'listCarts',
       summary: 'List the carts available to the user (staff: all carts)',
       querystring: CartListQuerySchema,
     },
@@ -68,6 +70,7 @@ export default async function cartRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getCartStats',
         summary: 'Total quantity and item lines of the filtered carts',
         querystring: CartStatsQuerySchema,
         response: { 200: CartStatsSchema },
@@ -81,6 +84,7 @@ export default async function cartRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getCartTimeSeries',
         summary: 'Carts (or their item lines) per UTC month, week, day or hour of creation',
         querystring: TimeSeriesQuerySchema,
         response: { 200: TimeSeriesSchema },
@@ -99,6 +103,7 @@ export default async function cartRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getCart',
         summary: 'One cart, in list form',
         params: IdParamsSchema,
         response: { 200: CartListedSchema },
@@ -116,6 +121,7 @@ export default async function cartRoutes(app: App): Promise<void> {
       config: { passUpstream503: true, upstream: 'optional-token', conflicts: true },
       schema: {
         tags,
+        operationId: 'checkoutCart',
         summary: 'Check out: place the order upstream, exactly once',
         description:
           'Uses `Authorization-Upstream` when sent, else the service account. A cart that has ' +

@@ -31,6 +31,7 @@ export default async function catalogueRoutes(app: App): Promise<void> {
       config: { upstream: 'required-token' },
       schema: {
         tags,
+        operationId: 'getProduct',
         summary: 'A product, from the upstream system',
         description: LIVE,
         params: ArticleParamsSchema,
@@ -51,6 +52,7 @@ export default async function catalogueRoutes(app: App): Promise<void> {
       config: { upstream: 'required-token' },
       schema: {
         tags,
+        operationId: 'getProductPrice',
         summary: "The caller's price of a product (prices are customer-specific)",
         description: LIVE,
         params: ArticleParamsSchema,
@@ -71,6 +73,7 @@ export default async function catalogueRoutes(app: App): Promise<void> {
       config: { upstream: 'required-token' },
       schema: {
         tags,
+        operationId: 'getProductStock',
         summary: 'Stock of a product at a location',
         description: `\`location_id\` is required (400 on \`location_id\` when missing or blank; surrounding spaces are dropped). A location that does not stock the product answers 200 with \`stocked: false\`. ${LIVE}`,
         params: ArticleParamsSchema,
@@ -94,6 +97,7 @@ export default async function catalogueRoutes(app: App): Promise<void> {
       config: { upstream: 'optional-token' },
       schema: {
         tags,
+        operationId: 'listCategories',
         summary: 'The category trees, from the upstream system',
         description:
           "Fetched live from the upstream system on every call: with the caller's " +

@@ -40,6 +40,10 @@ export default async function consoleRoutes(
   options: { dir?: string } = {},
 ): Promise<void> {
   const dir = options.dir ?? CONSOLE_DIR;
+  // The service's root is where a person lands first: the console (302: not cached for ever).
+  app.get('/', { schema: { hide: true } }, async (_request, reply) =>
+    reply.redirect('/console/', 302),
+  );
   app.get('/console', { schema: { hide: true } }, async (_request, reply) =>
     reply.redirect('/console/', 308),
   );

@@ -25,6 +25,7 @@ export default async function controlsRoutes(app: App): Promise<void> {
       config: { auth: 'admin' },
       schema: {
         tags,
+        operationId: 'createControl',
         summary: 'Control the active carts of a user in a store (administrators)',
         description:
           'Attaches every cart of `user` in `store` that is active now (within the store’s ' +
@@ -54,6 +55,7 @@ export default async function controlsRoutes(app: App): Promise<void> {
       config: { auth: 'admin' },
       schema: {
         tags,
+        operationId: 'verifyControl',
         summary: 'Verify a control (administrators)',
         description:
           'The only transition is `pending` → `verified`, which sets `verified_at`. ' +
@@ -85,6 +87,7 @@ export default async function controlsRoutes(app: App): Promise<void> {
       config: { auth: 'admin' },
       schema: {
         tags,
+        operationId: 'rejectControl',
         summary: 'Reject a pending control (administrators)',
         description:
           'Removes a `pending` control and its link to the carts: 204, no body (the carts ' +
@@ -105,6 +108,7 @@ export default async function controlsRoutes(app: App): Promise<void> {
   pagedRoute(app, '/controls/', {
     schema: {
       tags,
+      operationId: 'listControls',
       summary: 'List controls (customers: their own; staff and admins: all)',
       description:
         'Newest first (`ordering`: `created` or `-created`). Filters: `status`, `store` ' +
@@ -132,6 +136,7 @@ export default async function controlsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getControl',
         summary: 'One control (customers: only their own)',
         params: IdParamsSchema,
         response: { 200: ControlSchema },

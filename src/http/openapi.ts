@@ -246,6 +246,26 @@ export const SECURITY_SCHEMES = {
   },
 } as const;
 
+/** The operations' tags, described, in alphabetical order (generators make a client class of each). */
+export const API_TAGS = [
+  { name: 'audit', description: 'The trail of staff actions' },
+  { name: 'auth', description: 'Log in and refresh the access token' },
+  { name: 'carts', description: 'Carts, their statistics and the checkout' },
+  { name: 'catalogue', description: 'Products, prices, stock and categories (live from the ERP)' },
+  { name: 'controls', description: 'Controls of carts at the exit, random or chosen' },
+  { name: 'items', description: 'The lines of carts' },
+  {
+    name: 'notifications',
+    description: 'The notification WebSocket (described by the AsyncAPI document `/api/asyncapi/`)',
+  },
+  { name: 'options', description: 'Public configuration options' },
+  { name: 'organizations', description: 'Organizations, favourites and credit' },
+  { name: 'ranking', description: 'Monthly scores and the ranking' },
+  { name: 'shopping lists', description: "The user's shopping lists and their items" },
+  { name: 'stores', description: 'Stores and their opening hours' },
+  { name: 'users', description: 'The caller, passwords and their restore' },
+];
+
 /**
  * JSON Schema keywords OpenAPI 3.0 does not know: `errorMessage` (an Ajv keyword) is dropped,
  * a list of `examples` becomes one `example`.
@@ -315,5 +335,97 @@ export function completeDocument<T>(document: T, index: RouteFactIndex): T {
       operation.security = security(facts);
     }
   }
+  nameSchemas(doc);
   return doc as T;
+}
+
+const SCHEMAS = '#/components/schemas/';
+
+/** `checkoutCart` → `CheckoutCart`. */
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+/** JSON with keys sorted: two schemas of the same content compare equal. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) =>
+      a < b ? -1 : a > b ? 1 : 0,
+    );
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Names the document's schemas for client generators (a Swift `Cart`, not an anonymous
+ * `InlineResponse200`):
+ * - every schema with a `title` (src/api-components.ts, `<item>Page`) moves into
+ *   `components.schemas` under it, wherever it is nested, and a `$ref` takes its place
+ *   (a nullable one: `allOf` of the `$ref`, `nullable`); two different schemas under one
+ *   name are a mistake, refused here;
+ * - @fastify/swagger's `def-N` (recursive schemas) take their title;
+ * - a JSON request or 2xx body still inline is named after its operation:
+ *   `<OperationId>Request`, `<OperationId>Response`.
+ * The routes' own schemas are untouched: only the document changes.
+ */
+function nameSchemas(doc: Document): void {
+  const components = doc.components!.schemas!;
+  // def-N → its title, references included.
+  const renamed = new Map<string, string>();
+  for (const [key, schema] of Object.entries(components)) {
+    const title = (schema as { title?: unknown }).title;
+    if (/^def-\d+$/.test(key) && typeof title === 'string' && !(title in components)) {
+      renamed.set(`${SCHEMAS}${key}`, `${SCHEMAS}${title}`);
+      components[title] = schema;
+      delete components[key];
+    }
+  }
+  const hoist = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(hoist);
+    if (!node || typeof node !== 'object') return node;
+    const object: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(node)) {
+      object[key] =
+        key === '$ref' && typeof value === 'string' ? (renamed.get(value) ?? value) : hoist(value);
+    }
+    const title = object.title;
+    if (typeof title !== 'string' || object.$ref !== undefined) return object;
+    const { nullable, ...schema } = object;
+    const known = components[title];
+    if (known !== undefined && canonical(known) !== canonical(schema)) {
+      throw new Error(`OpenAPI: two different schemas are named ${title}`);
+    }
+    components[title] = schema;
+    const ref = { $ref: `${SCHEMAS}${title}` };
+    return nullable === true ? { allOf: [ref], nullable: true } : ref;
+  };
+  for (const [key, schema] of Object.entries(components)) {
+    // A component's own title names it already: only what it holds is hoisted.
+    const { title, ...rest } = schema as Record<string, unknown>;
+    const inner = hoist(rest) as Record<string, unknown>;
+    components[key] = title === undefined ? inner : { title, ...inner };
+  }
+  for (const operations of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(operations)) {
+      const id = (operation as { operationId?: string }).operationId;
+      const name = (suffix: string, content: { schema?: object } | undefined) => {
+        if (!content?.schema) return;
+        content.schema = hoist(content.schema) as object;
+        if ('$ref' in content.schema || !id) return;
+        const title = `${pascal(id)}${suffix}`;
+        content.schema = hoist({ ...content.schema, title }) as object;
+      };
+      name('Request', operation.requestBody?.content?.['application/json']);
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const content = (response as { content?: Record<string, { schema?: object }> }).content;
+        if (status.startsWith('2')) name('Response', content?.['application/json']);
+        else if (content?.['application/json']) {
+          content['application/json'].schema = hoist(content['application/json'].schema) as object;
+        }
+      }
+    }
+  }
+  doc.components!.schemas = Object.fromEntries(
+    Object.entries(components).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }

@@ -15,13 +15,18 @@ export const PageQuery = {
   ),
 };
 
+/** A page of `item`s; named `<item>Page` in the OpenAPI document when the item is named. */
 export function Paged<T extends TSchema>(item: T) {
-  return Type.Object({
-    count: Type.Integer(),
-    next: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
-    previous: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
-    results: Type.Array(item),
-  });
+  const title = (item as { title?: unknown }).title;
+  return Type.Object(
+    {
+      count: Type.Integer(),
+      next: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+      previous: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+      results: Type.Array(item),
+    },
+    typeof title === 'string' ? { title: `${title}Page` } : {},
+  );
 }
 
 export interface Page {

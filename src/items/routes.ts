@@ -26,6 +26,7 @@ export default async function itemRoutes(app: App): Promise<void> {
       config: { references: { cart: 'cart' }, conflicts: true },
       schema: {
         tags,
+        operationId: 'createItem',
         summary: 'Add a line to a cart; the same part number merges into its line',
         description: 'Answers 201 with the line as it now stands (merged quantity included).',
         headers: IdempotencyHeadersSchema,
@@ -45,6 +46,7 @@ export default async function itemRoutes(app: App): Promise<void> {
   pagedRoute(app, '/items/', {
     schema: {
       tags,
+      operationId: 'listItems',
       summary: 'Lines of the carts available to the user, optionally of one cart',
       querystring: ItemListQuerySchema,
     },
@@ -64,6 +66,7 @@ export default async function itemRoutes(app: App): Promise<void> {
       config: { conflicts: true },
       schema: {
         tags,
+        operationId: 'updateItem',
         summary: "Change a line's quantity",
         params: IdParamsSchema,
         body: ItemUpdateBodySchema,
@@ -86,6 +89,7 @@ export default async function itemRoutes(app: App): Promise<void> {
       config: { conflicts: true },
       schema: {
         tags,
+        operationId: 'deleteItem',
         summary: 'Remove a line from a cart',
         params: IdParamsSchema,
         response: { 204: NoBodySchema },

@@ -3,11 +3,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { WebSocket } from 'ws';
 
-export type NotificationType =
-  | 'cart.checked_out'
-  | 'cart.checkout_failed'
-  | 'control.created'
-  | 'control.verified';
+/** Every type of message the socket carries (described in src/notifications/asyncapi.ts). */
+export const NOTIFICATION_TYPES = [
+  'cart.checked_out',
+  'cart.checkout_failed',
+  'control.created',
+  'control.verified',
+] as const;
+export type NotificationType = (typeof NOTIFICATION_TYPES)[number];
 
 export interface NotificationMessage {
   type: NotificationType;
@@ -39,6 +42,8 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 export const TOO_MANY_CONNECTIONS = 4429;
 /** The close code of a socket whose user's sessions were ended (docs/http-contract.md). */
 export const SESSION_ENDED_CLOSE = 4401;
+/** WebSocket's own "Going Away" (RFC 6455): the server shuts down. */
+export const GOING_AWAY_CLOSE = 1001;
 
 interface Connection {
   userId: number;
@@ -271,7 +276,7 @@ export class Notifier {
     clearTimeout(this.retry);
     for (const waiter of this.waiters.splice(0)) waiter.reject(new Error('notifier closed'));
     for (const socket of this.connections.keys()) {
-      if (socket.readyState === READY) socket.close(1001, 'Server shutting down');
+      if (socket.readyState === READY) socket.close(GOING_AWAY_CLOSE, 'Server shutting down');
     }
     this.publisher?.disconnect();
     this.subscriber?.disconnect();

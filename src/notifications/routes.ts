@@ -13,6 +13,7 @@ export default async function notificationRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'createNotificationCode',
         summary: 'A code to open the notification WebSocket',
         description:
           'No body. Answers 201 `{code}`: a random code bound to the caller, valid for ' +

@@ -3,6 +3,7 @@ import type { App } from '../deps.js';
 import { ApiError, errors } from '../http/errors.js';
 import { serviceBase } from '../http/links.js';
 import { type CodeOwner, redeemCode } from './codes.js';
+import { SESSION_ENDED_CLOSE } from './notifier.js';
 
 /** The user and session a connection's code was issued to, from the hook to the handler. */
 const ownerOf = new WeakMap<FastifyRequest['raw'], CodeOwner>();
@@ -10,7 +11,7 @@ const ownerOf = new WeakMap<FastifyRequest['raw'], CodeOwner>();
 /** How long a client refused for a full instance waits before it tries again. */
 const FULL_RETRY_AFTER_SECONDS = 5;
 /** WebSocket's own "Try Again Later" (RFC 6455 registry): the instance filled up meanwhile. */
-const TRY_AGAIN_LATER = 1013;
+export const TRY_AGAIN_LATER = 1013;
 
 /**
  * `GET /ws/notifications/?code=<code>`: the notification WebSocket (see
@@ -66,7 +67,7 @@ export default async function notificationSocketRoutes(app: App): Promise<void> 
     (socket, request) => {
       const owner = ownerOf.get(request.raw);
       if (owner === undefined) {
-        socket.close(4401, 'Not authenticated');
+        socket.close(SESSION_ENDED_CLOSE, 'Not authenticated');
         return;
       }
       // Connections accepted together may pass the check above together: the cap holds here.

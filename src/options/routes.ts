@@ -10,6 +10,7 @@ export default async function optionsRoutes(app: App): Promise<void> {
     config: { auth: 'public' },
     schema: {
       tags: ['options'],
+      operationId: 'listOptions',
       summary: 'Public configuration options',
       description:
         'No token needed (one sent is ignored). Only options marked public are listed, ' +

@@ -27,6 +27,7 @@ export default async function organizationsRoutes(app: App): Promise<void> {
   pagedRoute(app, '/organizations/', {
     schema: {
       tags,
+      operationId: 'listOrganizations',
       summary: 'The organizations the user is a member of',
       description:
         'Only the memberships of the authenticated user, staff and admins included ' +
@@ -48,6 +49,7 @@ export default async function organizationsRoutes(app: App): Promise<void> {
       {
         schema: {
           tags,
+          operationId: favorite ? 'favoriteOrganization' : 'unfavoriteOrganization',
           summary: favorite
             ? "Add an organization to the user's favourites"
             : "Remove an organization from the user's favourites",
@@ -69,6 +71,7 @@ export default async function organizationsRoutes(app: App): Promise<void> {
       config: { upstream: 'required-token' },
       schema: {
         tags,
+        operationId: 'getCreditCheck',
         summary: "The user's credit status in an organization, from the upstream system",
         description:
           "Asked live from the upstream system with the caller's upstream token (header " +

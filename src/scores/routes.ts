@@ -27,6 +27,7 @@ export default async function scoresRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getMonthlyScores',
         summary: "The caller's score per week of a month",
         description:
           'One entry per Monday-started UTC week that overlaps the month (4 to 6), `week` ' +
@@ -49,6 +50,7 @@ export default async function scoresRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getMonthlyScoreRanking',
         summary: 'The month’s ranking of the people in your organizations',
         description:
           "Ranks the caller and every member of the caller's organizations (or, with " +

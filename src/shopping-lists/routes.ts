@@ -32,6 +32,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
   pagedRoute(app, '/shopping-lists/', {
     schema: {
       tags,
+      operationId: 'listShoppingLists',
       summary: "The user's shopping lists, each with its items",
       description:
         `${PERSONAL} Newest first by default (\`ordering\`: \`created\`, \`name\`). ` +
@@ -49,6 +50,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'createShoppingList',
         summary: 'Create a shopping list',
         description:
           `Answers 201 with an empty body; the \`Location\` header holds the absolute URL of ` +
@@ -72,6 +74,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getShoppingList',
         summary: 'One shopping list with its items',
         description: PERSONAL,
         params: IdParamsSchema,
@@ -88,6 +91,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
       config: { references: { cart: 'cart' } },
       schema: {
         tags,
+        operationId: 'updateShoppingList',
         summary: 'Rename a list, or link it to a cart (or unlink it with null)',
         description:
           `\`cart\` is the id of one of the user's own carts (any state), or null to unlink. ` +
@@ -107,6 +111,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'deleteShoppingList',
         summary: 'Delete a shopping list and its items',
         description: `Answers 204. ${PERSONAL}`,
         params: IdParamsSchema,
@@ -122,6 +127,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
   pagedRoute(app, '/shopping-list-items/', {
     schema: {
       tags,
+      operationId: 'listShoppingListItems',
       summary: "Items of the user's shopping lists, optionally of one list",
       description:
         'Oldest first. `shopping_list` filters by list id (a list that is not the ' +
@@ -146,6 +152,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
       config: { references: { shopping_list: 'shopping_list' } },
       schema: {
         tags,
+        operationId: 'createShoppingListItem',
         summary: 'Add an item to one of the user’s shopping lists',
         description:
           'Answers 201 with the item. `quantity` is an integer from 1 to 1,000,000; ' +
@@ -169,6 +176,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getShoppingListItem',
         summary: 'One shopping list item',
         description: PERSONAL,
         params: IdParamsSchema,
@@ -183,6 +191,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'updateShoppingListItem',
         summary: 'Change the name, quantity or scanned flag of an item',
         description:
           'Answers 200 with the item. An item cannot be moved to another list ' +
@@ -201,6 +210,7 @@ export default async function shoppingListsRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'deleteShoppingListItem',
         summary: 'Remove an item from its list',
         description: `Answers 204. ${PERSONAL}`,
         params: IdParamsSchema,

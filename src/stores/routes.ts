@@ -22,6 +22,7 @@ export default async function storesRoutes(app: App): Promise<void> {
   pagedRoute(app, '/stores/', {
     schema: {
       tags,
+      operationId: 'listStores',
       summary: 'List the stores, ordered by name then id',
       querystring: StoreListQuerySchema,
     },
@@ -34,6 +35,7 @@ export default async function storesRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getStore',
         summary: 'One store by GLN',
         description: 'A 404 means the GLN is not a store of the service (use it to check a GLN).',
         params: GlnParamsSchema,
@@ -49,6 +51,7 @@ export default async function storesRoutes(app: App): Promise<void> {
       config: { auth: 'staff' },
       schema: {
         tags,
+        operationId: 'updateStore',
         summary: 'Change a store (staff and admins)',
         description:
           'Changes only the fields sent: `active_period` (`HH:MM:SS` or `HH:MM`, hours may ' +
@@ -69,6 +72,7 @@ export default async function storesRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getStoreHours',
         summary: 'Opening hours of a store: seven entries, Monday first',
         description:
           "Always seven entries `monday` … `sunday`. Times are `HH:MM:SS`, in the store's " +
@@ -86,6 +90,7 @@ export default async function storesRoutes(app: App): Promise<void> {
       config: { auth: 'staff' },
       schema: {
         tags,
+        operationId: 'setStoreHours',
         summary: 'Set opening hours of some weekdays (staff and admins)',
         description:
           'Body: a non-empty array of `{weekday, opening_time, closing_time}`, each weekday at ' +

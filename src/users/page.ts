@@ -65,6 +65,7 @@ export async function restorePageRoutes(app: App): Promise<void> {
     preValidation: limitBy(throttle, 'restore'),
     schema: {
       tags: ['users'],
+      operationId: 'showRestorePasswordPage',
       summary: 'Password-restore page (HTML form)',
       produces: ['text/html'],
       description: PAGE,
@@ -84,7 +85,11 @@ export async function restorePageRoutes(app: App): Promise<void> {
   });
 
   // Only the form's POST sets the password upstream.
-  const post = { ...options, config: { ...options.config, upstream: 'no-token' as const } };
+  const post = {
+    ...options,
+    config: { ...options.config, upstream: 'no-token' as const },
+    schema: { ...options.schema, operationId: 'submitRestorePasswordPage' },
+  };
   app.post(url, post, async (request, reply) => {
     const hash = hashOf(request.params.code);
     if (!(await isUsable(db, hash, clock.nowMicros(), budget))) {

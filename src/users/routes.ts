@@ -79,6 +79,7 @@ export default async function userRoutes(app: App): Promise<void> {
     {
       schema: {
         tags,
+        operationId: 'getCurrentUser',
         summary: 'The caller: identity and roles',
         description:
           'The local user of the access token, as stored at the last login, with its roles ' +
@@ -108,6 +109,7 @@ export default async function userRoutes(app: App): Promise<void> {
       preValidation: limitByAccount(throttle),
       schema: {
         tags,
+        operationId: 'changePassword',
         summary: "Change the caller's password (set upstream)",
         description:
           'Needs `Authorization-Upstream` (400 `upstream_token_missing` without it; 401 ' +
@@ -150,6 +152,7 @@ export default async function userRoutes(app: App): Promise<void> {
       preValidation: limitByAccount(throttle),
       schema: {
         tags,
+        operationId: 'logoutAll',
         summary: "End every session of the caller's (log out everywhere)",
         description:
           'With the current password (checked upstream; 400 on `password` when wrong): every ' +
@@ -186,6 +189,7 @@ export default async function userRoutes(app: App): Promise<void> {
       config: { upstream: 'optional-token' },
       schema: {
         tags,
+        operationId: 'listShipments',
         summary: "The caller's shipments, by the telephone number of their profile",
         description:
           'With `Authorization-Upstream`, the telephone number comes from the upstream ' +
@@ -218,6 +222,7 @@ export default async function userRoutes(app: App): Promise<void> {
       preValidation: limitBy(throttle, 'restore', 'username'),
       schema: {
         tags,
+        operationId: 'requestRestoreCode',
         summary: 'Password restore (variant A): e-mail a 6-digit code to the user',
         description: `Always 202, no body. ${NO_ENUMERATION} ${LIMITED} Counted per client address and per username.`,
         body: RequestCodeBodySchema,
@@ -240,6 +245,7 @@ export default async function userRoutes(app: App): Promise<void> {
       preValidation: limitBy(throttle, 'restore', 'username'),
       schema: {
         tags,
+        operationId: 'restorePassword',
         summary: 'Password restore (variant A): set a new password with the e-mailed code',
         description:
           '202, no body: the new password is set upstream, the code is spent, and so is ' +
@@ -265,6 +271,7 @@ export default async function userRoutes(app: App): Promise<void> {
       preValidation: limitBy(throttle, 'restore', 'email'),
       schema: {
         tags,
+        operationId: 'requestRestoreLink',
         summary: 'Password restore (variant B): e-mail a link to every account with the address',
         description:
           `Always 201, no body. The link is \`{PUBLIC_URL}/users/restore-password/<code>/\`: an ` +
@@ -292,6 +299,7 @@ export default async function userRoutes(app: App): Promise<void> {
       preValidation: limitBy(throttle, 'restore'),
       schema: {
         tags,
+        operationId: 'restorePasswordWithLink',
         summary: 'Password restore (variant B): set a new password with the code of the link',
         description:
           '201, no body: the new password is set upstream and the code is spent (with every ' +

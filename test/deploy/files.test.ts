@@ -33,8 +33,12 @@ describe('deploy/haproxy/haproxy.cfg', () => {
     const inter = ms(option('inter')!);
     const fall = Number(option('fall'));
     const drain = loadConfig({
+      NODE_ENV: 'production',
       JWT_SECRET: 'x'.repeat(32),
       DATABASE_URL: 'memory://',
+      UPSTREAM_URL: 'https://erp.example',
+      UPSTREAM_ADMIN_USERNAME: 'svc',
+      UPSTREAM_ADMIN_PASSWORD: 'svc-password',
     }).shutdownDrainMs;
     expect(inter * fall).toBeLessThan(drain);
     expect(Number(readEnvFile().SHUTDOWN_DRAIN_MS)).toBeGreaterThan(inter * fall);
