@@ -18,7 +18,7 @@ import {
   type Store,
   userName,
 } from './api';
-import { addDays, dateRange, day, month, num, percent } from './format';
+import { addDays, dateRange, day, month, num, percent, shortDay } from './format';
 import { t } from './i18n';
 import type { Live } from './live';
 import { DateField, fieldId, StoreSelect } from './ui';
@@ -284,6 +284,7 @@ export function DashboardView({ live, me }: { live: Live; me: Me }) {
             <SeriesChart
               points={[...shown.series].map(([bucket, p]) => ({
                 label: label(interval, bucket),
+                short: interval === 'M' ? month(bucket) : shortDay(bucket),
                 ...p,
               }))}
               title={t('dash.chartTitle', { interval: t(`dash.unit.${interval}`) })}
@@ -432,6 +433,8 @@ function Total(props: { name: string; label: string; value: string }) {
 
 interface Point {
   label: string;
+  /** On the chart's axis. */
+  short: string;
   carts: number;
   checkouts: number;
 }
@@ -444,7 +447,7 @@ function SeriesChart({ points, title }: { points: Point[]; title: string }) {
     const chart = new Chart(canvas.current, {
       type: 'bar',
       data: {
-        labels: points.map((p) => p.label),
+        labels: points.map((p) => p.short),
         datasets: [
           { label: t('dash.carts'), data: points.map((p) => p.carts), backgroundColor: '#1d4ed8' },
           {

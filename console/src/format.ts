@@ -19,6 +19,12 @@ export const day = (value: string) =>
     new Date(value.length === 10 ? `${value}T00:00:00Z` : value),
   );
 
+/** A day without its year, for a chart's axis: "27. Nov.", "27 Nov". */
+export const shortDay = (value: string) =>
+  new Intl.DateTimeFormat(locale(), { day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+    new Date(value.length === 10 ? `${value}T00:00:00Z` : value),
+  );
+
 /** A month (`YYYY-MM` or a UTC bucket start): "November 2026". */
 export const month = (value: string) =>
   new Intl.DateTimeFormat(locale(), { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
