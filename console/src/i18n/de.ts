@@ -1,4 +1,4 @@
-import type { MessageKey } from './en';
+import type { MessageKey } from './en.js';
 
 /** Die deutschen Texte der Konsole: dieselben Schlüssel wie en.ts. */
 export const de: Record<MessageKey, string> = {
