@@ -25,13 +25,16 @@ export function auditFilter(query: AuditListQuery): SQL | undefined {
 const customers = aliasedTable(users, 'customers');
 
 /**
- * Events newest first (or oldest, `asc`), with the actor's and the customer's names (the
- * console writes sentences of them) and the store's GLN.
+ * Events newest first (or oldest, `asc`), with the store's GLN and the actor's and the
+ * customer's names (the console writes sentences of them). `names: false` (a person's data
+ * export): the actor as `{id, username}` and no `customer`, so one person's export does not
+ * carry the names of the staff who acted on them.
  */
 export function auditEventsPage(
   db: Db,
   where: SQL | undefined,
   order: typeof asc = desc,
+  { names = true }: { names?: boolean } = {},
 ): PageSource<AuditEvent> {
   return {
     count: async () => {
@@ -75,13 +78,12 @@ export function auditEventsPage(
             : {
                 id: event.actorId,
                 username: username ?? '',
-                first_name: first ?? '',
-                last_name: last ?? '',
+                ...(names ? { first_name: first ?? '', last_name: last ?? '' } : {}),
               },
         operator: event.operator,
         store: gln,
         user: event.userId,
-        customer: customer?.id ? customer : null,
+        ...(names ? { customer: customer?.id ? customer : null } : {}),
         object: event.objectId,
         before: event.before as AuditEvent['before'],
         after: event.after as AuditEvent['after'],
