@@ -9,6 +9,7 @@ import { defineConfig } from 'vitest/config';
 const DATABASE_INDEPENDENT = [
   'test/build.test.ts',
   'test/config.test.ts',
+  'test/console/i18n.test.ts',
   'test/db/data-dir-lock.test.ts',
   'test/db/errors.test.ts',
   'test/deploy/prometheus.test.ts',
@@ -27,9 +28,15 @@ const DATABASE_INDEPENDENT = [
  * Files that use a database only in passing, their subject being elsewhere: run once, in the
  * embedded pass. The hostile-ERP suite is about what the service does with an ERP's answers
  * (158 cases); what it stores from them is checked on both databases by
- * test/carts/checkout-answers.test.ts and test/upstream/erp-answers.test.ts.
+ * test/carts/checkout-answers.test.ts and test/upstream/erp-answers.test.ts. The console's
+ * tablet checks are about the page, not the database.
  */
-const EMBEDDED_PASS_ONLY = ['test/upstream/hostile-erp.test.ts'];
+const EMBEDDED_PASS_ONLY = [
+  'test/upstream/hostile-erp.test.ts',
+  // Layout, touch targets and axe-core in both languages: the browser's subject; the console
+  // against the database server is test/console/console.test.ts.
+  'test/console/tablet.test.ts',
+];
 
 export default defineConfig({
   test: {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { copyFile, mkdir, readdir, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -13,7 +13,9 @@ export const OUT_DIR = join(consoleDir, '..', 'dist', 'console');
 /** What a bundle depends on: the console's files, this script, the locked dependencies. */
 function fingerprint(): string {
   const files = [
-    ...readdirSync(join(consoleDir, 'src'), { recursive: true }).map((f) => join('src', String(f))),
+    ...readdirSync(join(consoleDir, 'src'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile()) // not the folders (src/i18n/)
+      .map((entry) => join(relative(consoleDir, entry.parentPath), entry.name)),
     'index.html',
     'style.css',
   ].sort();

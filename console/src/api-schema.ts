@@ -203,7 +203,7 @@ export interface paths {
         };
         /**
          * List controls (customers: their own; staff and admins: all)
-         * @description Newest first (`ordering`: `created` or `-created`). Filters: `status`, `store` (store id), `user` (user id; a customer still sees only their own), `is_random`. Random controls are drawn on checkout of a cart with a store: with N = the store's `carts_for_random_control` (0: never), a checkout is drawn with probability 1/N; under the option `criteria_for_random_controls = users` only the user's first checkout in that store per UTC day is drawn on. A drawn control is pending, `is_random: true`, `controller: null`, and holds the user's active carts in that store.
+         * @description Newest first (`ordering`: `created` or `-created`). Filters: `status`, `store` (store id), `user` (user id; a customer still sees only their own), `is_random`, `created_after`, `created_before` (as the cart list's: a date or a date-time; an unreadable one is a 400 on the parameter). Random controls are drawn on checkout of a cart with a store: with N = the store's `carts_for_random_control` (0: never), a checkout is drawn with probability 1/N; under the option `criteria_for_random_controls = users` only the user's first checkout in that store per UTC day is drawn on. A drawn control is pending, `is_random: true`, `controller: null`, and holds the user's active carts in that store.
          */
         get: operations["listControls"];
         put?: never;
@@ -821,7 +821,7 @@ export interface paths {
         };
         /**
          * The trail of staff actions (administrators)
-         * @description Every control created (by an admin or a random draw), verified or rejected, every change of a store’s settings or hours, and every role or store changed by the admin command: who (`actor`, or `operator` for the admin command), when, what, and the changed values before and after. Newest first. Filters: `store` (GLN), `actor` (user id), `user` (the customer concerned), `kind`, `created_after`, `created_before`. The trail is append-only; retention removes events older than its period.
+         * @description Every control created (by an admin or a random draw), verified or rejected, every change of a store’s settings or hours, and every role or store changed by the admin command: who (`actor`, or `operator` for the admin command), when, what, and the changed values before and after. Newest first. Filters: `store` (GLN), `actor` (user id), `user` (the customer concerned), `kind`, `created_after`, `created_before`. `actor` and `customer` (the `user` concerned) carry the names, for screens. The trail is append-only; retention removes events older than its period.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -851,6 +851,8 @@ export interface components {
             actor: {
                 id: number;
                 username: string;
+                first_name?: string;
+                last_name?: string;
             } | null;
             /** @description the operating-system user of the admin command */
             operator: string | null;
@@ -858,6 +860,13 @@ export interface components {
             store: string | null;
             /** @description id of the customer concerned */
             user: number | null;
+            /** @description the customer concerned (`user`) by name, or null */
+            customer?: {
+                id: number;
+                username: string;
+                first_name: string;
+                last_name: string;
+            } | null;
             /** @description id of the control (or, for `checkout.confirmed`, the cart) concerned */
             object: number | null;
             /** @description the changed fields as they were (before) or became (after) */
@@ -2661,6 +2670,10 @@ export interface operations {
                 user?: string;
                 /** @description True, False, true, false, 1 or 0 */
                 is_random?: "True" | "False" | "true" | "false" | "1" | "0";
+                /** @description ISO 8601 date (midnight UTC) or date-time with a zone, in years 0001 to 9999 (UTC) */
+                created_after?: string;
+                /** @description ISO 8601 date (midnight UTC) or date-time with a zone, in years 0001 to 9999 (UTC) */
+                created_before?: string;
                 /** @description One of created; a leading - sorts descending. Default -created. */
                 ordering?: "created" | "-created";
                 /** @description Page number, from 1 */

@@ -1,5 +1,6 @@
 import createClient from 'openapi-fetch';
 import type { paths } from './api-schema';
+import { type MessageKey, t } from './i18n';
 
 /*
  * The console's only way to the service: the public API, typed from its OpenAPI document
@@ -36,9 +37,13 @@ export type CartFilters = NonNullable<paths['/api/v1/carts/']['get']['parameters
 export type ErrorBody = Record<string, unknown>;
 
 const TOKEN_KEY = 'ordering-console.token';
+/** The ERP's token of the login, for the live product names (the catalogue passthrough). */
+const UPSTREAM_KEY = 'ordering-console.upstream';
 let token: string | null = sessionStorage.getItem(TOKEN_KEY);
 let refreshTimer: ReturnType<typeof setTimeout> | undefined;
-const endListeners = new Set<(reason: string) => void>();
+/** Why a session ended: a message key, shown in the current language on the login page. */
+export type EndReason = '' | Extract<MessageKey, `session.${string}`>;
+const endListeners = new Set<(reason: EndReason) => void>();
 
 export const api = createClient<paths>({ baseUrl: location.origin });
 api.use({
@@ -46,8 +51,15 @@ api.use({
     if (token) request.headers.set('Authorization', `Bearer ${token}`);
     return request;
   },
-  onResponse({ response }) {
-    if (response.status === 401 && token) endSession('Your session has ended. Log in again.');
+  async onResponse({ response }) {
+    if (response.status === 401 && token) {
+      // The ERP refusing its own token (a product name) does not end the console's session.
+      const body = await response
+        .clone()
+        .json()
+        .catch(() => ({}));
+      if (body?.code !== 'upstream_token_not_valid') endSession('session.ended');
+    }
     return response;
   },
 });
@@ -78,26 +90,23 @@ async function refresh(): Promise<void> {
   if (!token) return;
   const { data } = await api.POST('/api/v1/auth/jwt/refresh/', { body: { token } });
   if (data) keep(data.token);
-  else endSession('Your session has ended. Log in again.');
+  else endSession('session.ended');
 }
 
 /** Forgets the token; listeners show the login page with the reason. */
-export function endSession(reason = ''): void {
+export function endSession(reason: EndReason = ''): void {
   token = null;
   sessionStorage.removeItem(TOKEN_KEY);
+  sessionStorage.removeItem(UPSTREAM_KEY);
+  products.clear();
   clearTimeout(refreshTimer);
   for (const listener of endListeners) listener(reason);
 }
 
-export function onSessionEnd(listener: (reason: string) => void): () => void {
+export function onSessionEnd(listener: (reason: EndReason) => void): () => void {
   endListeners.add(listener);
   return () => endListeners.delete(listener);
 }
-
-export const LOGGED_OUT = 'You are logged out.';
-
-export const STAFF_ONLY =
-  'This console is for store staff and administrators. Customers use the phone app.';
 
 /** The signed-in user, when staff or admin; the session ends otherwise. */
 export async function whoAmI(): Promise<Me | null> {
@@ -106,7 +115,7 @@ export async function whoAmI(): Promise<Me | null> {
   const { data } = await api.GET('/api/v1/users/me/');
   if (!data) return null;
   if (!data.is_staff && !data.is_admin) {
-    endSession(STAFF_ONLY);
+    endSession('session.staffOnly');
     return null;
   }
   return data;
@@ -119,14 +128,15 @@ export async function logIn(username: string, password: string): Promise<Me | st
   });
   if (!data) return errorText(error as ErrorBody | undefined);
   keep(data.token);
+  sessionStorage.setItem(UPSTREAM_KEY, data.upstream_token);
   const me = await whoAmI();
-  return me ?? STAFF_ONLY;
+  return me ?? t('session.staffOnly');
 }
 
 /** The messages of an error body by field (`non_field_errors` and `detail` under '' ). */
 export function fieldErrors(body: ErrorBody | undefined): Record<string, string> {
   const out: Record<string, string> = {};
-  if (!body) return { '': 'The service did not answer. Try again.' };
+  if (!body) return { '': t('error.noAnswer') };
   for (const [key, value] of Object.entries(body)) {
     if (key === 'code') continue;
     const text = Array.isArray(value) ? value.join(' ') : String(value);
@@ -160,7 +170,44 @@ export async function activeUsers(gln?: string): Promise<CartUser[]> {
   return users.sort((a, b) => userName(a).localeCompare(userName(b)));
 }
 
-export function userName(user: { first_name: string; last_name: string; username: string }) {
-  const full = `${user.first_name} ${user.last_name}`.trim();
+/** A person as "first last (username)"; the username alone when the names are empty. */
+export function userName(user: { first_name?: string; last_name?: string; username: string }) {
+  const full = `${user.first_name ?? ''} ${user.last_name ?? ''}`.trim();
   return full ? `${full} (${user.username})` : user.username;
+}
+
+/** A cart by id (cached for the page: controls and alerts show the same carts again). */
+const carts = new Map<number, Promise<Cart | null>>();
+export function cartById(id: number, fresh = false): Promise<Cart | null> {
+  let cart = carts.get(id);
+  if (!cart || fresh) {
+    cart = api
+      .GET('/api/v1/carts/{id}/', { params: { path: { id: String(id) } } })
+      .then(({ data }) => data ?? null);
+    carts.set(id, cart);
+  }
+  return cart;
+}
+
+/**
+ * A product's name from the ERP, live through the catalogue passthrough with the login's
+ * ERP token; null when the ERP has none (or no token, or it is refused): the part number
+ * alone is shown then.
+ */
+const products = new Map<string, Promise<string | null>>();
+export function productName(partNumber: string): Promise<string | null> {
+  const upstream = sessionStorage.getItem(UPSTREAM_KEY);
+  if (!upstream) return Promise.resolve(null);
+  let name = products.get(partNumber);
+  if (!name) {
+    name = api
+      .GET('/api/v1/products/{article_number}/', {
+        params: { path: { article_number: partNumber } },
+        headers: { 'Authorization-Upstream': `Bearer ${upstream}` },
+      })
+      .then(({ data }) => (data as { name?: string } | undefined)?.name || null)
+      .catch(() => null);
+    products.set(partNumber, name);
+  }
+  return name;
 }

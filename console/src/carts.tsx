@@ -5,16 +5,19 @@ import {
   type Cart,
   type CartPage,
   type CartUser,
+  cartById,
   type ErrorBody,
   errorText,
   loadStores,
   type Me,
+  productName,
   type Store,
   userName,
 } from './api';
-import { dateRange, when } from './format';
+import { dateRange, num, when } from './format';
+import { t } from './i18n';
 import type { Live } from './live';
-import { fieldId, Notice, Pager, StoreSelect } from './ui';
+import { DateField, fieldId, Notice, Pager, StoreSelect } from './ui';
 
 const PAGE_SIZE = 20;
 type Tri = '' | 'True' | 'False';
@@ -48,8 +51,6 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
     store: fieldId('store'),
     checkout: fieldId('checkout'),
     error: fieldId('error'),
-    from: fieldId('from'),
-    to: fieldId('to'),
     user: fieldId('user'),
   }));
 
@@ -118,7 +119,10 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
     });
     setNotice(
       data
-        ? { text: `Control #${data.id} created for ${userName(cart.user)}.`, kind: 'ok' }
+        ? {
+            text: t('carts.controlCreated', { id: data.id, name: userName(cart.user) }),
+            kind: 'ok',
+          }
         : { text: errorText(error as ErrorBody), kind: 'error' },
     );
     load();
@@ -127,10 +131,12 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
   const pages = data ? Math.max(1, Math.ceil(data.count / PAGE_SIZE)) : 1;
   return (
     <section class="panel" aria-labelledby="carts-title">
-      <h1 id="carts-title">Active carts{store ? ` · ${store.name}` : ''}</h1>
-      <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Cart filters">
+      <h1 id="carts-title">
+        {store ? t('carts.titleStore', { store: store.name }) : t('carts.title')}
+      </h1>
+      <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label={t('carts.filters')}>
         <div class="field">
-          <label for={ids.store}>Store</label>
+          <label for={ids.store}>{t('filter.store')}</label>
           <StoreSelect
             id={ids.store}
             stores={stores}
@@ -139,55 +145,43 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
           />
         </div>
         <div class="field">
-          <label for={ids.checkout}>Checked out</label>
+          <label for={ids.checkout}>{t('carts.checkedOut')}</label>
           <select
             id={ids.checkout}
             value={filters.checkout}
             onChange={(e) => set({ checkout: e.currentTarget.value as Tri })}
           >
-            <option value="">All</option>
-            <option value="True">Checked out</option>
-            <option value="False">Still in the store</option>
+            <option value="">{t('filter.all')}</option>
+            <option value="True">{t('carts.checkedOutYes')}</option>
+            <option value="False">{t('carts.checkedOutNo')}</option>
           </select>
         </div>
         <div class="field">
-          <label for={ids.error}>Availability error</label>
+          <label for={ids.error}>{t('carts.availability')}</label>
           <select
             id={ids.error}
             value={filters.error}
             onChange={(e) => set({ error: e.currentTarget.value as Tri })}
           >
-            <option value="">All</option>
-            <option value="True">With error</option>
-            <option value="False">Without error</option>
+            <option value="">{t('filter.all')}</option>
+            <option value="True">{t('carts.withError')}</option>
+            <option value="False">{t('carts.withoutError')}</option>
           </select>
         </div>
+        <DateField
+          label={t('carts.createdFrom')}
+          value={filters.from}
+          onChange={(from) => set({ from })}
+        />
+        <DateField label={t('carts.createdTo')} value={filters.to} onChange={(to) => set({ to })} />
         <div class="field">
-          <label for={ids.from}>Created from</label>
-          <input
-            id={ids.from}
-            type="date"
-            value={filters.from}
-            onChange={(e) => set({ from: e.currentTarget.value })}
-          />
-        </div>
-        <div class="field">
-          <label for={ids.to}>Created to</label>
-          <input
-            id={ids.to}
-            type="date"
-            value={filters.to}
-            onChange={(e) => set({ to: e.currentTarget.value })}
-          />
-        </div>
-        <div class="field">
-          <label for={ids.user}>Customer</label>
+          <label for={ids.user}>{t('carts.customer')}</label>
           <select
             id={ids.user}
             value={filters.user}
             onChange={(e) => set({ user: e.currentTarget.value })}
           >
-            <option value="">All customers</option>
+            <option value="">{t('carts.allCustomers')}</option>
             {users.map((u) => (
               <option key={u.id} value={String(u.id)}>
                 {userName(u)}
@@ -197,26 +191,30 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
         </div>
       </form>
       {notice && <Notice text={notice.text} kind={notice.kind} />}
-      {data && data.count === 0 && <p class="empty">No active carts match.</p>}
+      {data && data.count === 0 && <p class="empty">{t('carts.none')}</p>}
       {data && data.count > 0 && (
         <table class="carts">
-          <caption class="visually-hidden">Active carts, newest activity first</caption>
+          <caption class="visually-hidden">{t('carts.caption')}</caption>
           <thead>
             <tr>
-              <th scope="col">Cart</th>
-              <th scope="col">Customer</th>
-              <th scope="col">Organization</th>
-              <th scope="col" class="num">
-                Lines
+              <th scope="col">{t('carts.col.cart')}</th>
+              <th scope="col">{t('carts.col.customer')}</th>
+              <th scope="col" class="wide-only">
+                {t('carts.col.organization')}
               </th>
               <th scope="col" class="num">
-                Quantity
+                {t('carts.col.lines')}
               </th>
-              <th scope="col">Last activity</th>
-              <th scope="col">Status</th>
-              <th scope="col">Controls</th>
+              <th scope="col" class="num">
+                {t('carts.col.quantity')}
+              </th>
+              <th scope="col">{t('carts.col.activity')}</th>
+              <th scope="col">{t('carts.col.status')}</th>
+              <th scope="col" class="wide-only">
+                {t('carts.col.controls')}
+              </th>
               <th scope="col">
-                <span class="visually-hidden">Actions</span>
+                <span class="visually-hidden">{t('carts.col.actions')}</span>
               </th>
             </tr>
           </thead>
@@ -237,11 +235,10 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
       )}
       {data && data.count > PAGE_SIZE && (
         <Pager
-          label="Pages"
+          label={t('pager.label')}
           page={page}
           pages={pages}
           count={data.count}
-          noun="carts"
           onPage={setPage}
         />
       )}
@@ -250,10 +247,12 @@ export function CartsView({ me, live }: { me: Me; live: Live }) {
 }
 
 function status(cart: Cart): string {
-  if (cart.checkout) return `Checked out · order ${cart.checkout.order_number}`;
-  if (cart.checkout_availability_error) return 'Availability error';
-  return 'In the store';
+  if (cart.checkout) return t('carts.status.checkedOut');
+  if (cart.checkout_availability_error) return t('carts.status.error');
+  return t('carts.status.inStore');
 }
+
+const controlIds = (cart: Cart) => cart.controls.map((c) => `#${c}`).join(', ');
 
 function CartRows(props: {
   cart: Cart;
@@ -273,9 +272,9 @@ function CartRows(props: {
           <div class="sub">{cart.customer_order_number}</div>
         </th>
         <td>{userName(cart.user)}</td>
-        <td>{cart.organization.name}</td>
-        <td class="num">{cart.items_count}</td>
-        <td class="num">{cart.total_quantity}</td>
+        <td class="wide-only">{cart.organization.name}</td>
+        <td class="num">{num(cart.items_count)}</td>
+        <td class="num">{num(cart.total_quantity)}</td>
         <td>{when(cart.last_activity)}</td>
         <td>
           <span
@@ -285,9 +284,17 @@ function CartRows(props: {
           >
             {status(cart)}
           </span>
-          {props.fresh && <span class="badge new">New</span>}
+          {props.fresh && <span class="badge new">{t('carts.new')}</span>}
+          {cart.checkout && (
+            <div class="sub">{t('carts.status.order', { order: cart.checkout.order_number })}</div>
+          )}
+          {cart.controls.length > 0 && (
+            <div class="sub narrow-only">
+              {t('carts.col.controls')}: {controlIds(cart)}
+            </div>
+          )}
         </td>
-        <td>{cart.controls.length ? cart.controls.map((c) => `#${c}`).join(', ') : '—'}</td>
+        <td class="wide-only">{cart.controls.length ? controlIds(cart) : t('none')}</td>
         <td class="actions">
           <button
             type="button"
@@ -296,12 +303,13 @@ function CartRows(props: {
             aria-controls={detailId}
             onClick={props.onToggle}
           >
-            {props.open ? 'Close' : 'Open'}
-            <span class="visually-hidden"> cart #{cart.id}</span>
+            {props.open ? t('carts.close') : t('carts.open')}
+            <span class="visually-hidden"> {t('cart.ref', { id: cart.id })}</span>
           </button>
           {props.onControl && (
             <button type="button" onClick={props.onControl}>
-              Control<span class="visually-hidden"> cart #{cart.id}</span>
+              {t('carts.control')}
+              <span class="visually-hidden"> {t('cart.ref', { id: cart.id })}</span>
             </button>
           )}
         </td>
@@ -321,65 +329,86 @@ function CartRows(props: {
 function CartDetail({ id, live }: { id: number; live: Live }) {
   const [cart, setCart] = useState<Cart | null>(null);
   useEffect(() => {
-    api.GET('/api/v1/carts/{id}/', { params: { path: { id: String(id) } } }).then(({ data }) => {
+    cartById(id, true).then((data) => {
       if (data) setCart(data);
     });
   }, [id, live.seq]);
-  if (!cart) return <p>Loading cart #{id}…</p>;
+  if (!cart) return <p>{t('carts.loading', { id })}</p>;
   return (
     <div class="cart-detail">
       <div>
-        <h3>Lines of cart #{cart.id}</h3>
-        {cart.items.length === 0 ? (
-          <p>No lines.</p>
-        ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Part number</th>
-                <th scope="col" class="num">
-                  Quantity
-                </th>
-                <th scope="col">Scanned</th>
-              </tr>
-            </thead>
-            <tbody>
-              {cart.items.map((item) => (
-                <tr key={item.id}>
-                  <td>{item.part_number}</td>
-                  <td class="num">{item.quantity}</td>
-                  <td>{when(item.created)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <h3>{t('carts.linesOf', { id: cart.id })}</h3>
+        <CartLines cart={cart} scanned />
       </div>
       <div>
-        <h3>Checkout</h3>
+        <h3>{t('carts.checkout')}</h3>
         {cart.checkout ? (
           <dl>
-            <dt>Order number</dt>
+            <dt>{t('carts.orderNumber')}</dt>
             <dd>{cart.checkout.order_number}</dd>
-            <dt>Order id</dt>
+            <dt>{t('carts.orderId')}</dt>
             <dd>{cart.checkout.order_id}</dd>
-            <dt>Checked out</dt>
+            <dt>{t('carts.checkedOutAt')}</dt>
             <dd>{when(cart.checkout.created)}</dd>
-            <dt>Timed out</dt>
-            <dd>{cart.checkout.timed_out ? 'Yes: upstream queued the order' : 'No'}</dd>
+            <dt>{t('carts.timedOut')}</dt>
+            <dd>{cart.checkout.timed_out ? t('carts.timedOutYes') : t('no')}</dd>
           </dl>
         ) : (
-          <p>Not checked out yet.</p>
+          <p>{t('carts.notYet')}</p>
         )}
         <dl>
-          <dt>Order mark</dt>
-          <dd>{cart.order_mark || '—'}</dd>
-          <dt>Reference</dt>
-          <dd>{cart.reference ?? '—'}</dd>
-          <dt>Created</dt>
+          <dt>{t('carts.orderMark')}</dt>
+          <dd>{cart.order_mark || t('none')}</dd>
+          <dt>{t('carts.reference')}</dt>
+          <dd>{cart.reference ?? t('none')}</dd>
+          <dt>{t('carts.created')}</dt>
           <dd>{when(cart.created)}</dd>
         </dl>
       </div>
     </div>
+  );
+}
+
+/**
+ * A cart's lines: part number, product name (live from the ERP, where it has one) and
+ * quantity; with `scanned`, when each was scanned.
+ */
+export function CartLines({ cart, scanned = false }: { cart: Cart; scanned?: boolean }) {
+  const [names, setNames] = useState<Record<string, string>>({});
+  useEffect(() => {
+    let gone = false;
+    for (const item of cart.items) {
+      productName(item.part_number).then((name) => {
+        if (name && !gone) setNames((known) => ({ ...known, [item.part_number]: name }));
+      });
+    }
+    return () => {
+      gone = true;
+    };
+  }, [cart]);
+  if (cart.items.length === 0) return <p>{t('carts.noLines')}</p>;
+  return (
+    <table class="lines">
+      <thead>
+        <tr>
+          <th scope="col">{t('carts.partNumber')}</th>
+          <th scope="col">{t('carts.product')}</th>
+          <th scope="col" class="num">
+            {t('carts.col.quantity')}
+          </th>
+          {scanned && <th scope="col">{t('carts.scanned')}</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {cart.items.map((item) => (
+          <tr key={item.id} data-part={item.part_number}>
+            <td>{item.part_number}</td>
+            <td>{names[item.part_number] ?? t('none')}</td>
+            <td class="num">{num(item.quantity)}</td>
+            {scanned && <td>{when(item.created)}</td>}
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

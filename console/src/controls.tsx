@@ -2,15 +2,19 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   activeUsers,
   api,
+  type Cart,
   type CartUser,
   type Control,
+  cartById,
   type ErrorBody,
   fieldErrors,
   loadStores,
   type Store,
   userName,
 } from './api';
+import { CartLines } from './carts';
 import { when } from './format';
+import { t } from './i18n';
 import type { Live } from './live';
 import { FieldError, fieldId, Notice, StoreSelect } from './ui';
 
@@ -22,6 +26,7 @@ export function ControlsView({ live }: { live: Live }) {
   const [known, setKnown] = useState<Map<number, CartUser>>(new Map());
   const [notice, setNotice] = useState<{ text: string; kind: 'ok' | 'error' }>();
   const [fresh, setFresh] = useState<Set<number>>(new Set());
+  const [carts, setCarts] = useState<Map<number, Cart>>(new Map());
 
   const latest = useRef(0);
   async function load() {
@@ -33,11 +38,26 @@ export function ControlsView({ live }: { live: Live }) {
       activeUsers(),
     ]);
     if (mine !== latest.current) return;
-    setPending(open.data?.results ?? []);
-    setVerified(done.data?.results ?? []);
+    const pendingList = open.data?.results ?? [];
+    const verifiedList = done.data?.results ?? [];
+    setPending(pendingList);
+    setVerified(verifiedList);
     setKnown((previous) => {
       const next = new Map(previous);
       for (const u of users) next.set(u.id, u);
+      return next;
+    });
+    // The carts of the controls: their lines (what is checked at the exit), and the names of
+    // customers who no longer have an active cart. Pending ones fresh: lines may change.
+    const wanted = [
+      ...pendingList.flatMap((c) => c.carts.map((id) => [id, true] as const)),
+      ...verifiedList.flatMap((c) => c.carts.slice(0, 1).map((id) => [id, false] as const)),
+    ];
+    const found = await Promise.all(wanted.map(([id, fresh]) => cartById(id, fresh)));
+    if (mine !== latest.current) return;
+    setCarts((previous) => {
+      const next = new Map(previous);
+      for (const cart of found) if (cart) next.set(cart.id, cart);
       return next;
     });
   }
@@ -56,11 +76,13 @@ export function ControlsView({ live }: { live: Live }) {
     load();
   }, [live.seq]);
 
-  const who = (id: number) => {
-    const user = known.get(id);
-    return user ? userName(user) : `Customer #${id}`;
+  const who = (control: Control) => {
+    const user =
+      known.get(control.user) ??
+      control.carts.map((id) => carts.get(id)?.user).find((u) => u !== undefined);
+    return user ? userName(user) : t('audit.customerN', { id: control.user });
   };
-  const storeName = (id: number) => stores.find((s) => s.id === id)?.name ?? `Store #${id}`;
+  const storeName = (id: number) => stores.find((s) => s.id === id)?.name ?? `#${id}`;
 
   async function verify(control: Control) {
     const { error } = await api.PATCH('/api/v1/controls/{id}/', {
@@ -71,7 +93,7 @@ export function ControlsView({ live }: { live: Live }) {
     setNotice(
       error
         ? { text: Object.values(fieldErrors(error as ErrorBody)).join(' '), kind: 'error' }
-        : { text: `Control #${control.id} verified.`, kind: 'ok' },
+        : { text: t('controls.verified', { id: control.id }), kind: 'ok' },
     );
   }
 
@@ -83,7 +105,7 @@ export function ControlsView({ live }: { live: Live }) {
     setNotice(
       error
         ? { text: Object.values(fieldErrors(error as ErrorBody)).join(' '), kind: 'error' }
-        : { text: `Control #${control.id} rejected.`, kind: 'ok' },
+        : { text: t('controls.rejected', { id: control.id }), kind: 'ok' },
     );
   }
 
@@ -93,14 +115,14 @@ export function ControlsView({ live }: { live: Live }) {
         stores={stores}
         onCreated={async (control) => {
           await load();
-          setNotice({ text: `Control #${control.id} created.`, kind: 'ok' });
+          setNotice({ text: t('controls.created', { id: control.id }), kind: 'ok' });
         }}
       />
       <section class="panel" aria-labelledby="pending-title">
-        <h1 id="pending-title">Pending controls</h1>
+        <h1 id="pending-title">{t('controls.pending')}</h1>
         {notice && <Notice text={notice.text} kind={notice.kind} />}
         {pending.length === 0 ? (
-          <p class="empty">No pending controls.</p>
+          <p class="empty">{t('controls.nonePending')}</p>
         ) : (
           <ul class="controls">
             {pending.map((control) => (
@@ -110,21 +132,39 @@ export function ControlsView({ live }: { live: Live }) {
                 data-control={control.id}
               >
                 <div class="control-head">
-                  <strong>Control #{control.id}</strong>
-                  {control.is_random && <span class="badge warn">Random</span>}
-                  {fresh.has(control.id) && <span class="badge new">New</span>}
+                  <strong>{t('controls.control', { id: control.id })}</strong>
+                  <span class={control.is_random ? 'badge warn' : 'badge'}>
+                    {t(control.is_random ? 'controls.random' : 'controls.chosen')}
+                  </span>
+                  {fresh.has(control.id) && <span class="badge new">{t('controls.new')}</span>}
                 </div>
-                <div>
-                  {who(control.user)} · {storeName(control.store)} · carts{' '}
-                  {control.carts.map((c) => `#${c}`).join(', ') || '—'}
+                <div class="control-who">
+                  <strong>{who(control)}</strong> · {storeName(control.store)}
                 </div>
-                <div class="sub">Created {when(control.created)}</div>
+                <div class="sub">{t('controls.createdAt', { when: when(control.created) })}</div>
+                {control.carts.map((id) => {
+                  const cart = carts.get(id);
+                  return (
+                    <div class="control-cart" key={id} data-cart={id}>
+                      <h3>{t('carts.linesOf', { id })}</h3>
+                      {cart && <CartLines cart={cart} />}
+                    </div>
+                  );
+                })}
                 <div class="actions">
                   <button type="button" onClick={() => verify(control)}>
-                    Verify<span class="visually-hidden"> control #{control.id}</span>
+                    {t('controls.verify')}
+                    <span class="visually-hidden">
+                      {' '}
+                      {t('controls.control', { id: control.id })}
+                    </span>
                   </button>
                   <button type="button" class="danger" onClick={() => reject(control)}>
-                    Reject<span class="visually-hidden"> control #{control.id}</span>
+                    {t('controls.reject')}
+                    <span class="visually-hidden">
+                      {' '}
+                      {t('controls.control', { id: control.id })}
+                    </span>
                   </button>
                 </div>
               </li>
@@ -133,27 +173,28 @@ export function ControlsView({ live }: { live: Live }) {
         )}
       </section>
       <section class="panel" aria-labelledby="verified-title">
-        <h2 id="verified-title">Recently verified</h2>
+        <h2 id="verified-title">{t('controls.recent')}</h2>
         {verified.length === 0 ? (
-          <p class="empty">None yet.</p>
+          <p class="empty">{t('controls.noneYet')}</p>
         ) : (
           <table>
             <thead>
               <tr>
-                <th scope="col">Control</th>
-                <th scope="col">Customer</th>
-                <th scope="col">Store</th>
-                <th scope="col">Carts</th>
-                <th scope="col">Verified</th>
+                <th scope="col">{t('controls.col.control')}</th>
+                <th scope="col">{t('controls.col.customer')}</th>
+                <th scope="col">{t('controls.col.store')}</th>
+                <th scope="col">{t('controls.col.carts')}</th>
+                <th scope="col">{t('controls.col.verified')}</th>
               </tr>
             </thead>
             <tbody>
               {verified.map((control) => (
                 <tr key={control.id} data-control={control.id}>
                   <th scope="row">
-                    #{control.id} {control.is_random && <span class="badge warn">Random</span>}
+                    #{control.id}{' '}
+                    {control.is_random && <span class="badge warn">{t('controls.random')}</span>}
                   </th>
-                  <td>{who(control.user)}</td>
+                  <td>{who(control)}</td>
                   <td>{storeName(control.store)}</td>
                   <td>{control.carts.map((c) => `#${c}`).join(', ')}</td>
                   <td>{when(control.verified_at)}</td>
@@ -202,11 +243,11 @@ function CreateControl(props: { stores: Store[]; onCreated: (control: Control) =
 
   return (
     <section class="panel" aria-labelledby="create-title">
-      <h2 id="create-title">New control</h2>
-      <p class="hint">Controls every active cart of the customer in the store.</p>
+      <h2 id="create-title">{t('controls.newTitle')}</h2>
+      <p class="hint">{t('controls.newHint')}</p>
       <form class="filters" onSubmit={submit}>
         <div class="field">
-          <label for={ids.store}>Store</label>
+          <label for={ids.store}>{t('filter.store')}</label>
           <StoreSelect
             id={ids.store}
             stores={props.stores}
@@ -216,14 +257,14 @@ function CreateControl(props: { stores: Store[]; onCreated: (control: Control) =
           <FieldError id={`${ids.store}-error`} text={errors.store} />
         </div>
         <div class="field">
-          <label for={ids.user}>Customer with an active cart</label>
+          <label for={ids.user}>{t('controls.customer')}</label>
           <select
             id={ids.user}
             value={user}
             onChange={(e) => setUser(e.currentTarget.value)}
             aria-describedby={`${ids.user}-error`}
           >
-            {users.length === 0 && <option value="">No customer has an active cart here</option>}
+            {users.length === 0 && <option value="">{t('controls.noCustomer')}</option>}
             {users.map((u) => (
               <option key={u.id} value={String(u.id)}>
                 {userName(u)}
@@ -233,20 +274,20 @@ function CreateControl(props: { stores: Store[]; onCreated: (control: Control) =
           <FieldError id={`${ids.user}-error`} text={errors.user} />
         </div>
         <div class="field">
-          <label for={ids.status}>Status</label>
+          <label for={ids.status}>{t('controls.status')}</label>
           <select
             id={ids.status}
             value={status}
             onChange={(e) => setStatus(e.currentTarget.value as 'pending' | 'verified')}
           >
-            <option value="pending">Pending (check at the exit)</option>
-            <option value="verified">Verified (already checked)</option>
+            <option value="pending">{t('controls.statusPending')}</option>
+            <option value="verified">{t('controls.statusVerified')}</option>
           </select>
           <FieldError id={`${ids.status}-error`} text={errors.status} />
         </div>
         <div class="field submit">
           <button type="submit" disabled={!user}>
-            Create control
+            {t('controls.create')}
           </button>
         </div>
       </form>

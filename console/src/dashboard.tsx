@@ -10,203 +10,408 @@ import {
 import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   api,
+  type CartFilters,
   loadStores,
+  type Me,
   type Ranking,
   type Stats,
   type Store,
-  type TimeSeries,
   userName,
 } from './api';
-import { dateRange } from './format';
+import { addDays, dateRange, day, month, num, percent, shortDay } from './format';
+import { t } from './i18n';
 import type { Live } from './live';
-import { fieldId, StoreSelect } from './ui';
+import { DateField, fieldId, StoreSelect } from './ui';
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, Legend, Tooltip);
 
 type Interval = 'D' | 'W' | 'M';
-const INTERVALS: Record<Interval, string> = { D: 'Day', W: 'Week', M: 'Month' };
+const INTERVALS: Interval[] = ['D', 'W', 'M'];
+/** Days shown when the period is open: the last two weeks. */
+const DEFAULT_DAYS = 14;
 
-/** A bucket start as its label: a date, or a month. */
-function bucketLabel(interval: Interval, timestamp: string): string {
-  const date = new Date(timestamp);
-  return interval === 'M'
-    ? date.toLocaleDateString(undefined, { year: 'numeric', month: 'short', timeZone: 'UTC' })
-    : date.toLocaleDateString(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+const today = () => new Date().toISOString().slice(0, 10);
+
+/** The UTC start (`YYYY-MM-DD`) of the bucket holding a day, as the time series counts. */
+function bucketOf(interval: Interval, date: string): string {
+  if (interval === 'M') return `${date.slice(0, 7)}-01`;
+  if (interval === 'W') {
+    const weekday = (new Date(`${date}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday 0
+    return addDays(date, -weekday);
+  }
+  return date;
 }
 
-interface Point {
-  label: string;
+/** Every bucket from the first day to the last: days without carts are there, as zero. */
+function buckets(interval: Interval, from: string, to: string): string[] {
+  const out: string[] = [];
+  for (let d = from; d <= to; d = addDays(d, 1)) {
+    const bucket = bucketOf(interval, d);
+    if (out[out.length - 1] !== bucket) out.push(bucket);
+  }
+  return out;
+}
+
+const label = (interval: Interval, bucket: string) =>
+  interval === 'M' ? month(bucket) : day(bucket);
+
+/** The figures of one store (or all) for the period. */
+interface Figures {
   carts: number;
-  items: number;
+  checkouts: number;
+  errors: number;
+  /** Per bucket start: carts, checkouts. */
+  series: Map<string, { carts: number; checkouts: number }>;
+  controls: {
+    verified: number;
+    pending: number;
+    rejected: number | null;
+    random: number;
+    chosen: number;
+  };
 }
 
-export function DashboardView({ live }: { live: Live }) {
+/** Carts per bucket (from the rollups: the cart filters the time series answers from them). */
+async function series(filters: CartFilters, interval: Interval): Promise<Map<string, number>> {
+  const { data } = await api.GET('/api/v1/carts/time-series/', {
+    params: { query: { ...filters, interval, aggregate: 'carts' } },
+  });
+  return new Map((data ?? []).map((row) => [row.interval.slice(0, 10), row.total]));
+}
+
+const sum = (values: Map<string, number>) => [...values.values()].reduce((a, b) => a + b, 0);
+
+/** How many controls match (the list's `count`, one row fetched). */
+async function countControls(query: Record<string, string | undefined>): Promise<number> {
+  const { data } = await api.GET('/api/v1/controls/', {
+    params: { query: { ...query, page_size: '1' } },
+  });
+  return data?.count ?? 0;
+}
+
+async function figures(
+  store: Store | undefined,
+  from: string,
+  to: string,
+  interval: Interval,
+  isAdmin: boolean,
+): Promise<Figures> {
+  const range = dateRange(from, to);
+  const filters: CartFilters = { gln: store?.gln, ...range };
+  const controls = { store: store ? String(store.id) : undefined, ...range };
+  const [carts, checkouts, errors, verified, pending, random, chosen, rejected] = await Promise.all(
+    [
+      series(filters, interval),
+      series({ ...filters, checkout: 'True' }, interval),
+      series({ ...filters, checkout_availability_error: 'True' }, interval),
+      countControls({ ...controls, status: 'verified' }),
+      countControls({ ...controls, status: 'pending' }),
+      countControls({ ...controls, is_random: 'True' }),
+      countControls({ ...controls, is_random: 'False' }),
+      // Rejected controls are gone: the audit trail (administrators) counts them.
+      isAdmin
+        ? api
+            .GET('/api/v1/audit-events/', {
+              params: {
+                query: { kind: 'control.rejected', store: store?.gln, page_size: '1', ...range },
+              },
+            })
+            .then(({ data }) => data?.count ?? null)
+        : Promise.resolve(null),
+    ],
+  );
+  const byBucket = new Map<string, { carts: number; checkouts: number }>();
+  for (const bucket of buckets(interval, from, to)) {
+    byBucket.set(bucket, { carts: carts.get(bucket) ?? 0, checkouts: checkouts.get(bucket) ?? 0 });
+  }
+  return {
+    carts: sum(carts),
+    checkouts: sum(checkouts),
+    errors: sum(errors),
+    series: byBucket,
+    controls: { verified, pending, rejected, random, chosen },
+  };
+}
+
+export function DashboardView({ live, me }: { live: Live; me: Me }) {
   const [stores, setStores] = useState<Store[]>([]);
   const [gln, setGln] = useState('');
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState('');
+  const [from, setFrom] = useState(addDays(today(), -(DEFAULT_DAYS - 1)));
+  const [to, setTo] = useState(today());
   const [interval, setInterval] = useState<Interval>('D');
-  const [points, setPoints] = useState<Point[] | null>(null);
+  const [shown, setShown] = useState<Figures | null>(null);
   const [stats, setStats] = useState<Stats | null>(null);
-  const now = new Date();
-  const [month, setMonth] = useState(
-    `${now.getUTCFullYear()}-${String(now.getUTCMonth() + 1).padStart(2, '0')}`,
-  );
+  const [compared, setCompared] = useState<[Store, Figures][]>([]);
+  const [rankMonth, setRankMonth] = useState(today().slice(0, 7));
   const [ranking, setRanking] = useState<Ranking | null>(null);
   const [ids] = useState(() => ({
     store: fieldId('dash-store'),
-    from: fieldId('dash-from'),
-    to: fieldId('dash-to'),
     interval: fieldId('dash-interval'),
     month: fieldId('dash-month'),
   }));
+  const latest = useRef(0);
 
   useEffect(() => {
     loadStores().then(setStores);
   }, []);
 
-  useEffect(() => {
-    const filters = { gln: gln || undefined, ...dateRange(from, to) };
-    const series = (aggregate: 'carts' | 'items') =>
-      api
-        .GET('/api/v1/carts/time-series/', {
-          params: { query: { ...filters, interval, aggregate } },
-        })
-        .then(({ data }) => data ?? ([] as TimeSeries));
-    Promise.all([
-      series('carts'),
-      series('items'),
-      api.GET('/api/v1/carts/stats/', { params: { query: filters } }),
-    ]).then(([carts, items, totals]) => {
-      const byBucket = new Map<string, Point>();
-      for (const row of carts) {
-        byBucket.set(row.interval, {
-          label: bucketLabel(interval, row.interval),
-          carts: row.total,
-          items: 0,
-        });
-      }
-      for (const row of items) {
-        const point = byBucket.get(row.interval);
-        if (point) point.items = row.total;
-      }
-      setPoints([...byBucket.values()]);
-      setStats(totals.data ?? null);
-    });
-  }, [gln, from, to, interval, live.seq]);
+  const store = stores.find((s) => s.gln === gln);
+  // An open end of the period: the last two weeks up to today.
+  const first = from || addDays(to || today(), -(DEFAULT_DAYS - 1));
+  const last = to || today();
 
   useEffect(() => {
-    const [year, m] = month.split('-');
-    if (!year || !m) return;
+    if (first > last) return;
+    const mine = ++latest.current;
+    Promise.all([
+      figures(store, first, last, interval, me.is_admin),
+      api.GET('/api/v1/carts/stats/', {
+        params: { query: { gln: store?.gln, ...dateRange(first, last) } },
+      }),
+      Promise.all(
+        stores.map(async (s) => [s, await figures(s, first, last, 'M', me.is_admin)] as const),
+      ),
+    ]).then(([figures, totals, perStore]) => {
+      if (mine !== latest.current) return;
+      setShown(figures);
+      setStats(totals.data ?? null);
+      setCompared(perStore.map(([s, f]) => [s, f]));
+    });
+  }, [gln, first, last, interval, stores.length, live.seq]);
+
+  useEffect(() => {
+    const [year, m] = rankMonth.split('-');
     api
       .GET('/api/v1/monthly-scores/ranking/', {
         params: { query: { year, month: String(Number(m)), all_organizations: 'True' } },
       })
       .then(({ data }) => setRanking(data ?? null));
-  }, [month, live.seq]);
+  }, [rankMonth, live.seq]);
 
-  const totalCarts = points?.reduce((sum, p) => sum + p.carts, 0) ?? 0;
+  // The last twelve months, newest first, for the ranking.
+  const months = Array.from({ length: 12 }, (_, i) => {
+    const date = new Date(`${today().slice(0, 7)}-01T00:00:00Z`);
+    date.setUTCMonth(date.getUTCMonth() - i);
+    return date.toISOString().slice(0, 7);
+  });
+  // Customers only: the people who checked something out that month, not the staff member
+  // looking (the API ranks every member of an organization, staff too, with 0).
+  const customers = ranking?.results.filter((row) => (row.score ?? 0) > 0 && row.user.id !== me.id);
+
   return (
     <>
       <section class="panel" aria-labelledby="dash-title">
-        <h1 id="dash-title">Dashboard</h1>
-        <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label="Dashboard filters">
+        <h1 id="dash-title">{t('dash.title')}</h1>
+        <form class="filters" onSubmit={(e) => e.preventDefault()} aria-label={t('dash.filters')}>
           <div class="field">
-            <label for={ids.store}>Store</label>
+            <label for={ids.store}>{t('filter.store')}</label>
             <StoreSelect
               id={ids.store}
               stores={stores}
               value={gln}
               onChange={setGln}
-              allLabel="All stores"
+              allLabel={t('filter.allStores')}
             />
           </div>
+          <DateField label={t('filter.from')} value={from} onChange={setFrom} />
+          <DateField label={t('filter.to')} value={to} onChange={setTo} />
           <div class="field">
-            <label for={ids.from}>Created from</label>
-            <input
-              id={ids.from}
-              type="date"
-              value={from}
-              onChange={(e) => setFrom(e.currentTarget.value)}
-            />
-          </div>
-          <div class="field">
-            <label for={ids.to}>Created to</label>
-            <input
-              id={ids.to}
-              type="date"
-              value={to}
-              onChange={(e) => setTo(e.currentTarget.value)}
-            />
-          </div>
-          <div class="field">
-            <label for={ids.interval}>Per</label>
+            <label for={ids.interval}>{t('dash.per')}</label>
             <select
               id={ids.interval}
               value={interval}
               onChange={(e) => setInterval(e.currentTarget.value as Interval)}
             >
-              {Object.entries(INTERVALS).map(([value, text]) => (
+              {INTERVALS.map((value) => (
                 <option key={value} value={value}>
-                  {text}
+                  {t(`dash.${value}`)}
                 </option>
               ))}
             </select>
           </div>
         </form>
-        <dl class="totals" aria-label="Totals for the filters">
-          <div>
-            <dt>Carts</dt>
-            <dd data-total="carts">{totalCarts}</dd>
-          </div>
-          <div>
-            <dt>Item lines</dt>
-            <dd data-total="items">{stats?.total_items ?? '—'}</dd>
-          </div>
-          <div>
-            <dt>Total quantity</dt>
-            <dd data-total="quantity">{stats?.total_quantity ?? '—'}</dd>
-          </div>
-        </dl>
-        {points && (
-          <SeriesChart
-            points={points}
-            title={`Carts and item lines per ${INTERVALS[interval].toLowerCase()}`}
-          />
+        {shown && (
+          <>
+            <dl class="totals" aria-label={t('dash.totals')}>
+              <Total name="carts" label={t('dash.carts')} value={num(shown.carts)} />
+              <Total name="checkouts" label={t('dash.checkouts')} value={num(shown.checkouts)} />
+              <Total
+                name="rate"
+                label={t('dash.rate')}
+                value={percent(shown.checkouts, shown.carts)}
+              />
+              <Total
+                name="left"
+                label={t('dash.left')}
+                value={num(shown.carts - shown.checkouts)}
+              />
+              <Total name="errors" label={t('dash.errors')} value={num(shown.errors)} />
+              <Total name="items" label={t('dash.items')} value={num(stats?.total_items)} />
+              <Total
+                name="quantity"
+                label={t('dash.quantity')}
+                value={num(stats?.total_quantity)}
+              />
+            </dl>
+            <h2 class="subhead">{t('dash.controls')}</h2>
+            <dl class="totals small">
+              <Total
+                name="verified"
+                label={t('dash.controlsVerified')}
+                value={num(shown.controls.verified)}
+              />
+              <Total
+                name="rejected"
+                label={t('dash.controlsRejected')}
+                value={num(shown.controls.rejected)}
+              />
+              <Total
+                name="pending"
+                label={t('dash.controlsPending')}
+                value={num(shown.controls.pending)}
+              />
+              <Total
+                name="random"
+                label={t('dash.controlsRandom')}
+                value={num(shown.controls.random)}
+              />
+              <Total
+                name="chosen"
+                label={t('dash.controlsChosen')}
+                value={num(shown.controls.chosen)}
+              />
+            </dl>
+            <SeriesChart
+              points={[...shown.series].map(([bucket, p]) => ({
+                label: label(interval, bucket),
+                short: interval === 'M' ? month(bucket) : shortDay(bucket),
+                ...p,
+              }))}
+              title={t('dash.chartTitle', { interval: t(`dash.unit.${interval}`) })}
+            />
+          </>
         )}
       </section>
+      <section class="panel" aria-labelledby="compare-title">
+        <h2 id="compare-title">{t('dash.compare')}</h2>
+        <table class="comparison">
+          <caption class="visually-hidden">{t('dash.compareCaption')}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{t('filter.store')}</th>
+              <th scope="col" class="num">
+                {t('dash.carts')}
+              </th>
+              <th scope="col" class="num">
+                {t('dash.checkouts')}
+              </th>
+              <th scope="col" class="num">
+                {t('dash.rate')}
+              </th>
+              <th scope="col" class="num">
+                {t('dash.left')}
+              </th>
+              <th scope="col" class="num">
+                {t('dash.errors')}
+              </th>
+              <th scope="col" class="num">
+                {t('dash.controlsRandom')}
+              </th>
+              <th scope="col" class="num">
+                {t('dash.controlsChosen')}
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {compared.map(([s, f]) => (
+              <tr key={s.gln} data-store={s.gln}>
+                <th scope="row">{s.name}</th>
+                <td class="num">{num(f.carts)}</td>
+                <td class="num">{num(f.checkouts)}</td>
+                <td class="num">{percent(f.checkouts, f.carts)}</td>
+                <td class="num">{num(f.carts - f.checkouts)}</td>
+                <td class="num">{num(f.errors)}</td>
+                <td class="num">{num(f.controls.random)}</td>
+                <td class="num">{num(f.controls.chosen)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {/* Held upright the eight columns do not fit: a card per store instead. */}
+        <ul class="comparison-cards">
+          {compared.map(([s, f]) => (
+            <li key={s.gln} data-store-card={s.gln}>
+              <h3>{s.name}</h3>
+              <dl>
+                <Total name="store-carts" label={t('dash.carts')} value={num(f.carts)} />
+                <Total
+                  name="store-checkouts"
+                  label={t('dash.checkouts')}
+                  value={num(f.checkouts)}
+                />
+                <Total
+                  name="store-rate"
+                  label={t('dash.rate')}
+                  value={percent(f.checkouts, f.carts)}
+                />
+                <Total
+                  name="store-left"
+                  label={t('dash.left')}
+                  value={num(f.carts - f.checkouts)}
+                />
+                <Total name="store-errors" label={t('dash.errors')} value={num(f.errors)} />
+                <Total
+                  name="store-random"
+                  label={t('dash.controlsRandom')}
+                  value={num(f.controls.random)}
+                />
+                <Total
+                  name="store-chosen"
+                  label={t('dash.controlsChosen')}
+                  value={num(f.controls.chosen)}
+                />
+              </dl>
+            </li>
+          ))}
+        </ul>
+      </section>
       <section class="panel" aria-labelledby="ranking-title">
-        <h2 id="ranking-title">Monthly ranking</h2>
+        <h2 id="ranking-title">{t('dash.ranking')}</h2>
         <div class="field">
-          <label for={ids.month}>Month</label>
-          <input
+          <label for={ids.month}>{t('dash.month')}</label>
+          <select
             id={ids.month}
-            type="month"
-            value={month}
-            onChange={(e) => setMonth(e.currentTarget.value)}
-          />
+            value={rankMonth}
+            onChange={(e) => setRankMonth(e.currentTarget.value)}
+          >
+            {months.map((value) => (
+              <option key={value} value={value}>
+                {month(value)}
+              </option>
+            ))}
+          </select>
         </div>
-        {ranking && ranking.results.length === 0 && <p class="empty">No checkouts that month.</p>}
-        {ranking && ranking.results.length > 0 && (
+        {customers && customers.length === 0 && <p class="empty">{t('dash.noRanking')}</p>}
+        {customers && customers.length > 0 && (
           <table class="ranking">
-            <caption class="visually-hidden">Items checked out per customer</caption>
+            <caption class="visually-hidden">{t('dash.rankingCaption')}</caption>
             <thead>
               <tr>
                 <th scope="col" class="num">
-                  Rank
+                  {t('dash.rank')}
                 </th>
-                <th scope="col">Customer</th>
+                <th scope="col">{t('dash.customer')}</th>
                 <th scope="col" class="num">
-                  Items
+                  {t('dash.score')}
                 </th>
               </tr>
             </thead>
             <tbody>
-              {ranking.results.map((row) => (
+              {customers.map((row) => (
                 <tr key={row.user.id}>
-                  <td class="num">{row.rank}</td>
+                  <td class="num">{num(row.rank)}</td>
                   <td>{userName(row.user)}</td>
-                  <td class="num">{row.score}</td>
+                  <td class="num">{num(row.score)}</td>
                 </tr>
               ))}
             </tbody>
@@ -217,6 +422,23 @@ export function DashboardView({ live }: { live: Live }) {
   );
 }
 
+function Total(props: { name: string; label: string; value: string }) {
+  return (
+    <div>
+      <dt>{props.label}</dt>
+      <dd data-total={props.name}>{props.value}</dd>
+    </div>
+  );
+}
+
+interface Point {
+  label: string;
+  /** On the chart's axis. */
+  short: string;
+  carts: number;
+  checkouts: number;
+}
+
 /** The bar chart, with the same figures as a table for screen readers and keyboard users. */
 function SeriesChart({ points, title }: { points: Point[]; title: string }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -225,10 +447,14 @@ function SeriesChart({ points, title }: { points: Point[]; title: string }) {
     const chart = new Chart(canvas.current, {
       type: 'bar',
       data: {
-        labels: points.map((p) => p.label),
+        labels: points.map((p) => p.short),
         datasets: [
-          { label: 'Carts', data: points.map((p) => p.carts), backgroundColor: '#1d4ed8' },
-          { label: 'Item lines', data: points.map((p) => p.items), backgroundColor: '#b45309' },
+          { label: t('dash.carts'), data: points.map((p) => p.carts), backgroundColor: '#1d4ed8' },
+          {
+            label: t('dash.checkouts'),
+            data: points.map((p) => p.checkouts),
+            backgroundColor: '#15803d',
+          },
         ],
       },
       options: {
@@ -239,8 +465,8 @@ function SeriesChart({ points, title }: { points: Point[]; title: string }) {
       },
     });
     return () => chart.destroy();
-  }, [points]);
-  if (points.length === 0) return <p class="empty">No carts for these filters.</p>;
+  }, [points.map((p) => `${p.label}:${p.carts}:${p.checkouts}`).join('|')]);
+  if (points.length === 0) return <p class="empty">{t('dash.noCarts')}</p>;
   return (
     <figure class="chart">
       <figcaption>{title}</figcaption>
@@ -248,16 +474,16 @@ function SeriesChart({ points, title }: { points: Point[]; title: string }) {
         <canvas ref={canvas} role="img" aria-label={title} />
       </div>
       <details>
-        <summary>Figures as a table</summary>
+        <summary>{t('dash.asTable')}</summary>
         <table>
           <thead>
             <tr>
-              <th scope="col">Period</th>
+              <th scope="col">{t('dash.period')}</th>
               <th scope="col" class="num">
-                Carts
+                {t('dash.carts')}
               </th>
               <th scope="col" class="num">
-                Item lines
+                {t('dash.checkouts')}
               </th>
             </tr>
           </thead>
@@ -265,8 +491,8 @@ function SeriesChart({ points, title }: { points: Point[]; title: string }) {
             {points.map((p) => (
               <tr key={p.label}>
                 <td>{p.label}</td>
-                <td class="num">{p.carts}</td>
-                <td class="num">{p.items}</td>
+                <td class="num">{num(p.carts)}</td>
+                <td class="num">{num(p.checkouts)}</td>
               </tr>
             ))}
           </tbody>

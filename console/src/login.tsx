@@ -1,8 +1,10 @@
 import { useState } from 'preact/hooks';
-import { LOGGED_OUT, logIn, type Me } from './api';
+import { type EndReason, logIn, type Me } from './api';
+import { t } from './i18n';
+import { LanguageSwitch } from './language';
 import { fieldId, Notice } from './ui';
 
-export function Login(props: { reason: string; onLogin: (me: Me) => void }) {
+export function Login(props: { reason: EndReason; onLogin: (me: Me) => void }) {
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState('');
@@ -21,15 +23,21 @@ export function Login(props: { reason: string; onLogin: (me: Me) => void }) {
 
   return (
     <main class="login">
-      <h1>Staff console</h1>
-      <p>Log in with your ordering-system account. Staff and administrators only.</p>
+      <div class="login-head">
+        <h1>{t('app.title')}</h1>
+        <LanguageSwitch />
+      </div>
+      <p>{t('login.intro')}</p>
       {error ? (
         <Notice text={error} />
       ) : (
-        <Notice text={props.reason} kind={props.reason === LOGGED_OUT ? 'ok' : 'error'} />
+        <Notice
+          text={props.reason ? t(props.reason) : ''}
+          kind={props.reason === 'session.loggedOut' ? 'ok' : 'error'}
+        />
       )}
       <form onSubmit={submit}>
-        <label for={ids.user}>Username</label>
+        <label for={ids.user}>{t('login.username')}</label>
         <input
           id={ids.user}
           name="username"
@@ -38,7 +46,7 @@ export function Login(props: { reason: string; onLogin: (me: Me) => void }) {
           value={username}
           onInput={(e) => setUsername(e.currentTarget.value)}
         />
-        <label for={ids.pass}>Password</label>
+        <label for={ids.pass}>{t('login.password')}</label>
         <input
           id={ids.pass}
           name="password"
@@ -49,7 +57,7 @@ export function Login(props: { reason: string; onLogin: (me: Me) => void }) {
           onInput={(e) => setPassword(e.currentTarget.value)}
         />
         <button type="submit" disabled={busy}>
-          {busy ? 'Logging in…' : 'Log in'}
+          {busy ? t('login.busy') : t('login.submit')}
         </button>
       </form>
     </main>

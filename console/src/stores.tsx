@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, type ErrorBody, fieldErrors, loadStores, type Store, type StoreHour } from './api';
+import { duration } from './format';
+import { t } from './i18n';
 import { FieldError, fieldId, Notice, StoreSelect } from './ui';
 
 const DAYS = [
@@ -11,7 +13,7 @@ const DAYS = [
   'saturday',
   'sunday',
 ] as const;
-const label = (day: string) => day[0].toUpperCase() + day.slice(1);
+const label = (day: (typeof DAYS)[number]) => t(`day.${day}`);
 
 /** Stores (staff): name, active period, random-control rate and opening hours. */
 export function StoresView() {
@@ -30,9 +32,9 @@ export function StoresView() {
   return (
     <>
       <section class="panel" aria-labelledby="stores-title">
-        <h1 id="stores-title">Stores</h1>
+        <h1 id="stores-title">{t('stores.title')}</h1>
         <div class="field">
-          <label for={selectId}>Store</label>
+          <label for={selectId}>{t('stores.store')}</label>
           <StoreSelect id={selectId} stores={stores} value={gln} onChange={setGln} />
         </div>
       </section>
@@ -73,7 +75,7 @@ function StoreForm(props: { store: Store; onSaved: (store: Store) => void }) {
     });
     if (data) {
       setErrors({});
-      setSaved('Store saved.');
+      setSaved(t('stores.saved'));
       props.onSaved(data);
     } else setErrors(fieldErrors(error as ErrorBody));
   }
@@ -82,11 +84,11 @@ function StoreForm(props: { store: Store; onSaved: (store: Store) => void }) {
   return (
     <section class="panel" aria-labelledby="store-form-title">
       <h2 id="store-form-title">
-        {props.store.name} <span class="sub">GLN {props.store.gln}</span>
+        {props.store.name} <span class="sub">{t('stores.gln', { gln: props.store.gln })}</span>
       </h2>
       <form class="stack" onSubmit={submit} noValidate>
         <div class="field">
-          <label for={ids.name}>Name</label>
+          <label for={ids.name}>{t('stores.name')}</label>
           <input
             id={ids.name}
             value={name}
@@ -97,7 +99,7 @@ function StoreForm(props: { store: Store; onSaved: (store: Store) => void }) {
           <FieldError id={`${ids.name}-error`} text={errors.name} />
         </div>
         <div class="field">
-          <label for={ids.period}>Active period</label>
+          <label for={ids.period}>{t('stores.period')}</label>
           <input
             id={ids.period}
             value={period}
@@ -107,12 +109,12 @@ function StoreForm(props: { store: Store; onSaved: (store: Store) => void }) {
             aria-describedby={described(ids.period, 'active_period')}
           />
           <p class="hint" id={`${ids.period}-hint`}>
-            HH:MM:SS. A cart stays active this long after its last scan.
+            {t('stores.periodHint', { now: duration(props.store.active_period) })}
           </p>
           <FieldError id={`${ids.period}-error`} text={errors.active_period} />
         </div>
         <div class="field">
-          <label for={ids.rate}>Random control: one checkout in</label>
+          <label for={ids.rate}>{t('stores.rate')}</label>
           <input
             id={ids.rate}
             value={rate}
@@ -122,14 +124,14 @@ function StoreForm(props: { store: Store; onSaved: (store: Store) => void }) {
             aria-describedby={described(ids.rate, 'carts_for_random_control')}
           />
           <p class="hint" id={`${ids.rate}-hint`}>
-            N: each checkout is drawn with probability 1/N; 0 turns random controls off.
+            {t('stores.rateHint')}
           </p>
           <FieldError id={`${ids.rate}-error`} text={errors.carts_for_random_control} />
         </div>
         <Notice text={errors['']} />
         <Notice text={saved} kind="ok" />
         <div>
-          <button type="submit">Save store</button>
+          <button type="submit">{t('stores.save')}</button>
         </div>
       </form>
     </section>
@@ -182,7 +184,7 @@ function HoursForm({ gln }: { gln: string }) {
     });
     if (response.ok) {
       setErrors({});
-      setSaved('Opening hours saved.');
+      setSaved(t('stores.hoursSaved'));
       load();
     } else setErrors(fieldErrors(error as unknown as ErrorBody));
   }
@@ -190,15 +192,18 @@ function HoursForm({ gln }: { gln: string }) {
   if (!rows) return null;
   return (
     <section class="panel" aria-labelledby="hours-title">
-      <h2 id="hours-title">Opening hours</h2>
+      <h2 id="hours-title">{t('stores.hours')}</h2>
+      <p class="hint" id="hours-hint">
+        {t('stores.timeHint')}
+      </p>
       <form onSubmit={submit} noValidate>
         <table class="hours">
           <thead>
             <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Closed</th>
-              <th scope="col">Opens</th>
-              <th scope="col">Closes</th>
+              <th scope="col">{t('stores.day')}</th>
+              <th scope="col">{t('stores.closed')}</th>
+              <th scope="col">{t('stores.opens')}</th>
+              <th scope="col">{t('stores.closes')}</th>
             </tr>
           </thead>
           <tbody>
@@ -214,30 +219,34 @@ function HoursForm({ gln }: { gln: string }) {
                       type="checkbox"
                       id={`closed-${day}`}
                       checked={row.closed}
-                      aria-label={`${label(day)} closed`}
+                      aria-label={t('stores.dayClosed', { day: label(day) })}
                       onChange={(e) => change(i, { closed: e.currentTarget.checked })}
                     />
                   </td>
                   <td>
                     <input
-                      type="time"
-                      aria-label={`${label(day)} opens`}
+                      class="time"
+                      inputMode="numeric"
+                      placeholder="08:00"
+                      aria-label={t('stores.dayOpens', { day: label(day) })}
                       value={row.opening}
                       disabled={row.closed}
                       aria-invalid={!!openError}
-                      aria-describedby={openError ? `open-${day}-error` : undefined}
+                      aria-describedby={openError ? `open-${day}-error` : 'hours-hint'}
                       onInput={(e) => change(i, { opening: e.currentTarget.value })}
                     />
                     <FieldError id={`open-${day}-error`} text={openError} />
                   </td>
                   <td>
                     <input
-                      type="time"
-                      aria-label={`${label(day)} closes`}
+                      class="time"
+                      inputMode="numeric"
+                      placeholder="20:00"
+                      aria-label={t('stores.dayCloses', { day: label(day) })}
                       value={row.closing}
                       disabled={row.closed}
                       aria-invalid={!!closeError}
-                      aria-describedby={closeError ? `close-${day}-error` : undefined}
+                      aria-describedby={closeError ? `close-${day}-error` : 'hours-hint'}
                       onInput={(e) => change(i, { closing: e.currentTarget.value })}
                     />
                     <FieldError id={`close-${day}-error`} text={closeError} />
@@ -249,7 +258,7 @@ function HoursForm({ gln }: { gln: string }) {
         </table>
         <Notice text={errors['']} />
         <Notice text={saved} kind="ok" />
-        <button type="submit">Save opening hours</button>
+        <button type="submit">{t('stores.saveHours')}</button>
       </form>
     </section>
   );

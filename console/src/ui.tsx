@@ -1,5 +1,8 @@
 import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
 import type { Store } from './api';
+import { datePattern, dateText, num, parseDate } from './format';
+import { t } from './i18n';
 
 let nextId = 0;
 /** A stable id for a label and its control. */
@@ -41,10 +44,61 @@ export function StoreSelect(props: {
       {props.allLabel !== undefined && <option value="">{props.allLabel}</option>}
       {props.stores.map((s) => (
         <option key={s.gln} value={s.gln}>
-          {s.name} ({s.gln})
+          {s.name}
         </option>
       ))}
     </select>
+  );
+}
+
+/**
+ * A date typed in the language's form ("31.01.2020", "31/01/2020"), whatever the browser's
+ * own date picker would show; `value` and `onChange` are `YYYY-MM-DD` (or '' for none).
+ */
+export function DateField(props: {
+  label: string;
+  value: string;
+  onChange: (iso: string) => void;
+}) {
+  const [id] = useState(() => fieldId('date'));
+  const [text, setText] = useState(dateText(props.value));
+  const [wrong, setWrong] = useState(false);
+  const pattern = datePattern();
+  // A new value from outside (or a new language) shows in the field's form.
+  useEffect(() => {
+    if (parseDate(text) !== props.value) setText(dateText(props.value));
+  }, [props.value, pattern]);
+
+  function input(value: string) {
+    setText(value);
+    if (value.trim() === '') {
+      setWrong(false);
+      if (props.value) props.onChange('');
+      return;
+    }
+    const iso = parseDate(value);
+    setWrong(iso === null);
+    if (iso && iso !== props.value) props.onChange(iso);
+  }
+
+  return (
+    <div class="field">
+      <label for={id}>{props.label}</label>
+      <input
+        id={id}
+        class="date"
+        inputMode="numeric"
+        autocomplete="off"
+        placeholder={pattern}
+        value={text}
+        aria-invalid={wrong && text.length >= pattern.length}
+        aria-describedby={`${id}-hint`}
+        onInput={(e) => input(e.currentTarget.value)}
+      />
+      <span class="visually-hidden" id={`${id}-hint`}>
+        {t('date.hint', { pattern })}
+      </span>
+    </div>
   );
 }
 
@@ -63,7 +117,6 @@ export function Pager(props: {
   page: number;
   pages: number;
   count: number;
-  noun: string;
   onPage: (page: number) => void;
 }) {
   const { page, pages } = props;
@@ -75,10 +128,10 @@ export function Pager(props: {
         disabled={page <= 1}
         onClick={() => props.onPage(page - 1)}
       >
-        Previous
+        {t('pager.previous')}
       </button>
       <span>
-        Page {page} of {pages} ({props.count} {props.noun})
+        {t('pager.where', { page: num(page), pages: num(pages), count: num(props.count) })}
       </span>
       <button
         type="button"
@@ -86,7 +139,7 @@ export function Pager(props: {
         disabled={page >= pages}
         onClick={() => props.onPage(page + 1)}
       >
-        Next
+        {t('pager.next')}
       </button>
     </nav>
   );

@@ -203,6 +203,7 @@ export async function exportUser(db: Db, username: string, nowIso: string) {
     db,
     or(eq(auditEvents.userId, user.id), eq(auditEvents.actorId, user.id)),
     asc,
+    { names: false },
   ).rows(1_000_000, 0);
 
   return {

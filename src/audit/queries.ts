@@ -1,4 +1,4 @@
-import { and, type asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
+import { aliasedTable, and, type asc, desc, eq, gt, lt, type SQL, sql } from 'drizzle-orm';
 import { formatDbTimestamp } from '../clock.js';
 import type { Db } from '../db/client.js';
 import type { PageSource } from '../db/pages.js';
@@ -22,11 +22,19 @@ export function auditFilter(query: AuditListQuery): SQL | undefined {
   );
 }
 
-/** Events newest first (or oldest, `asc`), with the actor's username and the store's GLN. */
+const customers = aliasedTable(users, 'customers');
+
+/**
+ * Events newest first (or oldest, `asc`), with the store's GLN and the actor's and the
+ * customer's names (the console writes sentences of them). `names: false` (a person's data
+ * export): the actor as `{id, username}` and no `customer`, so one person's export does not
+ * carry the names of the staff who acted on them.
+ */
 export function auditEventsPage(
   db: Db,
   where: SQL | undefined,
   order: typeof asc = desc,
+  { names = true }: { names?: boolean } = {},
 ): PageSource<AuditEvent> {
   return {
     count: async () => {
@@ -38,23 +46,44 @@ export function auditEventsPage(
     },
     rows: async (limit, offset) => {
       const rows = await db
-        .select({ event: auditEvents, username: users.username, gln: stores.gln })
+        .select({
+          event: auditEvents,
+          username: users.username,
+          first: users.firstName,
+          last: users.lastName,
+          gln: stores.gln,
+          customer: {
+            id: customers.id,
+            username: customers.username,
+            first_name: customers.firstName,
+            last_name: customers.lastName,
+          },
+        })
         .from(auditEvents)
         .leftJoin(users, eq(users.id, auditEvents.actorId))
+        .leftJoin(customers, eq(customers.id, auditEvents.userId))
         .leftJoin(stores, eq(stores.id, auditEvents.storeId))
         .where(where)
         .orderBy(order(auditEvents.created), order(auditEvents.id))
         .limit(limit)
         .offset(offset);
-      return rows.map(({ event, username, gln }) => ({
+      return rows.map(({ event, username, first, last, gln, customer }) => ({
         id: event.id,
         created: formatDbTimestamp(event.created) as string,
         kind: event.kind as AuditEvent['kind'],
         via: event.via as AuditEvent['via'],
-        actor: event.actorId === null ? null : { id: event.actorId, username: username ?? '' },
+        actor:
+          event.actorId === null
+            ? null
+            : {
+                id: event.actorId,
+                username: username ?? '',
+                ...(names ? { first_name: first ?? '', last_name: last ?? '' } : {}),
+              },
         operator: event.operator,
         store: gln,
         user: event.userId,
+        ...(names ? { customer: customer?.id ? customer : null } : {}),
         object: event.objectId,
         before: event.before as AuditEvent['before'],
         after: event.after as AuditEvent['after'],

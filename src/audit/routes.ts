@@ -17,7 +17,8 @@ export default async function auditRoutes(app: App): Promise<void> {
         'command: who (`actor`, or `operator` for the admin command), when, what, and the ' +
         'changed values before and after. Newest first. Filters: `store` (GLN), `actor` ' +
         '(user id), `user` (the customer concerned), `kind`, `created_after`, ' +
-        '`created_before`. The trail is append-only; retention removes events older than its ' +
+        '`created_before`. `actor` and `customer` (the `user` concerned) carry the ' +
+        'names, for screens. The trail is append-only; retention removes events older than its ' +
         'period.',
       querystring: AuditListQuerySchema,
     },

@@ -38,13 +38,35 @@ export const AuditEventSchema = Type.Object({
     },
   ),
   actor: Nullable(
-    Type.Object({ id: Type.Integer(), username: Type.String() }, { description: 'who did it' }),
+    Type.Object(
+      {
+        id: Type.Integer(),
+        username: Type.String(),
+        // Names for people-facing screens (the console, issue 32).
+        first_name: Type.Optional(Type.String()),
+        last_name: Type.Optional(Type.String()),
+      },
+      { description: 'who did it' },
+    ),
   ),
   operator: Nullable(
     Type.String({ description: 'the operating-system user of the admin command' }),
   ),
   store: Nullable(Type.String({ description: 'GLN of the store concerned' })),
   user: Nullable(Type.Integer({ description: 'id of the customer concerned' })),
+  customer: Type.Optional(
+    Nullable(
+      Type.Object(
+        {
+          id: Type.Integer(),
+          username: Type.String(),
+          first_name: Type.String(),
+          last_name: Type.String(),
+        },
+        { description: 'the customer concerned (`user`) by name, or null' },
+      ),
+    ),
+  ),
   object: Nullable(
     Type.Integer({
       description: 'id of the control (or, for `checkout.confirmed`, the cart) concerned',

@@ -1,11 +1,11 @@
-import { and, asc, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, lt, type SQL, sql } from 'drizzle-orm';
 import { formatDbTimestamp } from '../clock.js';
 import type { Db } from '../db/client.js';
 import { groupBy } from '../db/pages.js';
 import { controlCarts, controls } from '../db/schema.js';
 import { NotFound } from '../errors.js';
 import { type AuthUser, isStaff } from '../http/auth.js';
-import { isTrue, parseOrdering } from '../http/query.js';
+import { dateTimeQuery, isTrue, parseOrdering } from '../http/query.js';
 import type { Control, ControlListQuery, ORDERING_KEYS } from './schemas.js';
 
 export type ControlRow = typeof controls.$inferSelect;
@@ -52,12 +52,16 @@ export function controlsVisibleTo(user: AuthUser): SQL | undefined {
 
 /** The WHERE of the control list: the controls the user sees, filtered. */
 export function controlFilter(user: AuthUser, query: ControlListQuery): SQL | undefined {
+  const after = dateTimeQuery('created_after', query.created_after);
+  const before = dateTimeQuery('created_before', query.created_before);
   return and(
     controlsVisibleTo(user),
     query.status === undefined ? undefined : eq(controls.status, query.status),
     query.store === undefined ? undefined : eq(controls.storeId, Number(query.store)),
     query.user === undefined ? undefined : eq(controls.userId, Number(query.user)),
     query.is_random === undefined ? undefined : eq(controls.isRandom, !!isTrue(query.is_random)),
+    after === undefined ? undefined : gt(controls.created, after),
+    before === undefined ? undefined : lt(controls.created, before),
   );
 }
 

@@ -112,7 +112,9 @@ export default async function controlsRoutes(app: App): Promise<void> {
       summary: 'List controls (customers: their own; staff and admins: all)',
       description:
         'Newest first (`ordering`: `created` or `-created`). Filters: `status`, `store` ' +
-        '(store id), `user` (user id; a customer still sees only their own), `is_random`. ' +
+        '(store id), `user` (user id; a customer still sees only their own), `is_random`, ' +
+        "`created_after`, `created_before` (as the cart list's: a date or a date-time; an " +
+        'unreadable one is a 400 on the parameter). ' +
         'Random controls are drawn on checkout of a cart with a store: with N = the ' +
         "store's `carts_for_random_control` (0: never), a checkout is drawn with " +
         'probability 1/N; under the option `criteria_for_random_controls = users` only ' +

@@ -1,6 +1,11 @@
 import { type Static, Type } from 'typebox';
 import { PageQuery } from '../http/pagination.js';
-import { BoolQuerySchema, IntegerQuerySchema, OrderingQuery } from '../http/query.js';
+import {
+  BoolQuerySchema,
+  DateTimeQuerySchema,
+  IntegerQuerySchema,
+  OrderingQuery,
+} from '../http/query.js';
 import { Nullable, TimestampSchema } from '../http/schemas.js';
 
 /** Ids are 32-bit: a larger number can name no row (and would overflow the column). */
@@ -57,6 +62,9 @@ export const ControlListQuerySchema = Type.Object({
   store: Type.Optional(IntegerQuerySchema),
   user: Type.Optional(IntegerQuerySchema),
   is_random: Type.Optional(BoolQuerySchema),
+  // The dashboard's controls of a period (issue 32), as the audit trail's filters.
+  created_after: Type.Optional(DateTimeQuerySchema),
+  created_before: Type.Optional(DateTimeQuerySchema),
   ordering: Type.Optional(OrderingQuery(ORDERING_KEYS)),
   ...PageQuery,
 });

@@ -68,6 +68,9 @@ describe('users export', () => {
       user: people.anna.id,
       actor: { username: 'carla' },
     });
+    // The staff member by username only, as before the console's names (issue 32).
+    expect(doc.audit_events[0].actor).toEqual({ id: expect.any(Number), username: 'carla' });
+    expect(doc.audit_events[0]).not.toHaveProperty('customer');
     expect(doc.shopping_lists).toEqual([
       expect.objectContaining({ name: 'Monday', items: [expect.anything(), expect.anything()] }),
     ]);

@@ -1,7 +1,8 @@
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exportAudit } from '../../src/admin/audit-export.js';
 import { AdminError, grantRole, revokeRole, upsertStore } from '../../src/admin/commands.js';
+import { users } from '../../src/db/schema.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { cartWith, checkout, createStore, loginStaff } from '../helpers/fixtures.js';
 
@@ -45,6 +46,7 @@ interface Event {
   operator: string | null;
   store: string | null;
   user: number | null;
+  customer?: { id: number; username: string; first_name: string; last_name: string } | null;
   object: number | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
@@ -121,6 +123,23 @@ describe('the audit trail', () => {
       },
       after: null,
     });
+  });
+
+  it('names the actor and the customer, for the console (issue 32)', async () => {
+    const control = await pendingControl(bruno);
+    const [create] = await ofObject(control.id);
+    const names = async (username: string) =>
+      (
+        await ctx.database.db
+          .select({ first_name: users.firstName, last_name: users.lastName })
+          .from(users)
+          .where(eq(users.username, username))
+      )[0];
+    const carla = await names('carla');
+    const customer = await names('bruno');
+    expect(create.actor).toEqual({ id: admin.userId, username: 'carla', ...carla });
+    expect(create.customer).toEqual({ id: bruno.userId, username: 'bruno', ...customer });
+    expect(`${customer.first_name}${customer.last_name}`).not.toBe('');
   });
 
   it('records nothing for a refused or repeated change', async () => {

@@ -96,7 +96,8 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     expect(await row(cart).count()).toBe(0); // not listed before an event: nothing reloaded yet
     const { order_number } = await bruno.checkout(cart);
     await row(cart).waitFor();
-    expect(await row(cart).textContent()).toContain(`Checked out · order ${order_number}`);
+    expect(await row(cart).textContent()).toContain('Checked out');
+    expect(await row(cart).textContent()).toContain(`Order ${order_number}`);
     expect(await row(cart).textContent()).toContain('New');
     expect(await row(cart).locator('td').nth(0).textContent()).toContain('Bruno');
     // Newest activity first: the checkout moved bruno's cart above anna's.
@@ -141,7 +142,9 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
       .selectOption({ label: 'Bruno Berger (bruno)' });
     await expect.poll(shown).toEqual([String(cart)]);
     await page.getByLabel('Customer', { exact: true }).selectOption('');
-    await page.getByLabel('Created to').fill('2020-01-31');
+    // Dates typed as the language writes them (en-GB: day first).
+    expect(await page.getByLabel('Created to').getAttribute('placeholder')).toBe('DD/MM/YYYY');
+    await page.getByLabel('Created to').fill('31/01/2020');
     await page.getByText('No active carts match.').waitFor();
     await page.getByLabel('Created to').fill('');
     await expect.poll(shown).toEqual([String(cart), open]);
@@ -250,9 +253,26 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
         return blue;
       });
     await expect.poll(painted).toBeGreaterThan(2000); // a bar, not only the legend's swatch
+    // Checkouts and their rate beside the carts; the last 14 days, each one, empty ones as 0.
+    const figure = async (name: string) =>
+      Number((await page.locator(`[data-total="${name}"]`).textContent())!.replace(/\D/g, ''));
+    await expect.poll(() => figure('checkouts')).toBeGreaterThanOrEqual(2);
+    expect(await figure('left')).toBe((await figure('carts')) - (await figure('checkouts')));
+    expect(await page.locator('[data-total="rate"]').textContent()).toMatch(/%$/);
+    expect(await figure('random')).toBeGreaterThanOrEqual(1);
+    expect(await figure('verified')).toBeGreaterThanOrEqual(1);
+    expect(await figure('rejected')).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('figure.chart tbody tr').count()).toBe(14);
+    expect(await page.locator('figure.chart tbody').textContent()).toContain('0');
+    // Every store compared, by name.
+    expect(await page.locator('table.comparison').textContent()).toContain(
+      'Trade store Hannover-Linden',
+    );
+    // The ranking: customers who checked out, not the admin looking at it.
     await page.locator('table.ranking').getByText('Bruno Berger (bruno)').waitFor();
+    expect(await page.locator('table.ranking').textContent()).not.toContain('(carla)');
     await page.getByLabel('Per', { exact: true }).selectOption('M');
-    await page.getByText('Carts and item lines per month').waitFor();
+    await page.getByText('Carts and checkouts per month').waitFor();
     await shot('dashboard', true);
   });
 
@@ -264,8 +284,14 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     // the rejected and the verified control.
     const text = (await rows.allTextContents()).join('\n');
     expect(text).toContain('Store hours changed');
-    expect(text).toContain('name: Trade store Bremen');
-    expect(text).toContain('random draw');
+    // Sentences with names and formatted values, not ids and raw fields.
+    expect(text).toContain('Name: Trade store Bremen-Hemelingen → Trade store Bremen');
+    expect(text).toContain('Active period:');
+    expect(text).toMatch(/A checkout drew control \d+ for Anna Hoffmann \(anna\) \(1 cart\)/);
+    expect(text).toMatch(
+      /Carla Lindqvist \(carla\) verified control \d+ of Anna Hoffmann \(anna\)/,
+    );
+    expect(text).not.toMatch(/verified_at|customer #/);
     expect(text).toContain('Control rejected');
     expect(text).toContain('Control verified');
     await shot('audit', true);
@@ -277,9 +303,11 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     await page.getByLabel('Kind', { exact: true }).selectOption('');
     await page.getByLabel('Store', { exact: true }).selectOption(HANNOVER);
     await expect
-      .poll(async () => (await rows.allTextContents()).every((t) => t.includes(HANNOVER)))
+      .poll(async () =>
+        (await rows.allTextContents()).every((t) => t.includes('Trade store Hannover-Linden')),
+      )
       .toBe(true);
-    await page.getByLabel('To', { exact: true }).fill('2020-01-31');
+    await page.getByLabel('To', { exact: true }).fill('31/01/2020');
     await page.getByText('No events match.').waitFor();
   });
 

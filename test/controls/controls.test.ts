@@ -361,6 +361,24 @@ describe('GET controls/ and GET controls/{id}/', () => {
     ]);
   });
 
+  it("filters by creation time (the dashboard's period, issue 32)", async () => {
+    const { annaPending, brunoVerified } = made;
+    const inList = (answer: Answer) => ids(answer).filter((id) => id !== made.annaRandom);
+    // annaPending at 09:30:00, brunoVerified a second later.
+    expect(
+      inList(await get(admin, `?store=${store.LIST}&created_after=2026-03-02T09:30:00.5Z`)),
+    ).toEqual([brunoVerified]);
+    expect(
+      inList(await get(admin, `?store=${store.LIST}&created_before=2026-03-02T09:30:00.5Z`)),
+    ).toEqual([annaPending]);
+    expect(
+      inList(
+        await get(admin, `?store=${store.LIST}&created_after=2026-03-02&created_before=2026-03-03`),
+      ),
+    ).toEqual([brunoVerified, annaPending]);
+    expect(ids(await get(admin, `?store=${store.LIST}&created_after=2026-03-03`))).toEqual([]);
+  });
+
   it('pages with the envelope', async () => {
     const first = await get(admin, `?store=${store.LIST}&page_size=1`);
     expect(first.body).toEqual({
@@ -395,6 +413,8 @@ describe('GET controls/ and GET controls/{id}/', () => {
       ['?user=-1', 'user'],
       ['?status=done', 'status'],
       ['?ordering=user', 'ordering'],
+      ['?created_after=yesterday', 'created_after'],
+      ['?created_before=2026-02-30', 'created_before'],
     ]) {
       const answer = await get(admin, query);
       expect(answer.status, query).toBe(400);
