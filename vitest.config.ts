@@ -10,6 +10,7 @@ const DATABASE_INDEPENDENT = [
   'test/build.test.ts',
   'test/config.test.ts',
   'test/db/data-dir-lock.test.ts',
+  'test/deploy/patroni.test.ts',
   'test/deploy/prometheus.test.ts',
   'test/drain.test.ts',
   'test/http/openapi-client.test.ts',
@@ -32,9 +33,11 @@ const EMBEDDED_PASS_ONLY = ['test/upstream/hostile-erp.test.ts'];
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The fleet test runs on its own: `npm run test:fleet` (vitest.fleet.config.ts).
+    // The fleet tests run on their own: `npm run test:fleet` (vitest.fleet.config.ts) and
+    // `npm run test:failover` (vitest.failover.config.ts).
     exclude: [
       'test/fleet/**',
+      'test/failover/**',
       'node_modules/**',
       ...(process.env.TEST_SERVER_PASS ? [...DATABASE_INDEPENDENT, ...EMBEDDED_PASS_ONLY] : []),
     ],
