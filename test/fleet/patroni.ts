@@ -228,15 +228,18 @@ export async function isSyncStandby(node: PatroniNode): Promise<boolean> {
   );
 }
 
-/** `patronictl` against the node's configuration (as root: it only talks to etcd and REST). */
-export function patronictl(node: PatroniNode, args: string[]): { status: number; output: string } {
+/**
+ * `patronictl` against the node's configuration (as root: it only talks to etcd and REST).
+ * A process of its own, awaited: the test's load clients go on meanwhile.
+ */
+export async function patronictl(
+  node: PatroniNode,
+  args: string[],
+): Promise<{ status: number | null; output: string }> {
   if (!PATRONICTL) throw new Error('patronictl is not installed (apt-get install -y patroni)');
-  const run = spawnSync(PATRONICTL, ['-c', patroniYml(node.n), ...args], {
-    env: node.env,
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: run.status ?? -1, output: `${run.stdout}${run.stderr}` };
+  const proc = spawnProc(PATRONICTL, ['-c', patroniYml(node.n), ...args], node.env);
+  const [status] = await proc.exited;
+  return { status, output: proc.output() };
 }
 
 export interface PgHaProxy {
