@@ -10,6 +10,7 @@ import {
   startPgBouncer,
   viaPgBouncer,
 } from '../helpers/pgbouncer.js';
+import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 /**
  * The service's side of a database failover (issue 30), on a PostgreSQL server (and through
@@ -296,3 +297,81 @@ describe.runIf(onPostgres)('a backend terminated under a request (pg_terminate_b
     expect(rows[0].n).toBe(0);
   }, 30_000);
 });
+
+describe.runIf(onPostgres && pgbouncerInstalled)(
+  'PgBouncer (as shipped) while the primary is away',
+  () => {
+    let h: Harness;
+    let proxy: TcpProxy;
+    let bouncer: PgBouncer;
+    let dropDatabase: () => Promise<void>;
+    beforeAll(async () => {
+      // The service -> PgBouncer (deploy/pgbouncer/pgbouncer.ini) -> a proxy standing for
+      // HAProxy, which takes the primary away (new connections closed at once, as HAProxy does
+      // with no server up) and gives it back.
+      const { url, drop } = await createPostgresDatabase();
+      dropDatabase = drop;
+      const target = new URL(url);
+      proxy = await TcpProxy.start({ host: target.hostname, port: Number(target.port || 5432) });
+      bouncer = await startPgBouncer(proxy.urlFor(url), POOL_SIZE);
+      const database = await openDatabase({
+        url: bouncer.urlFor(url),
+        pooler: 'transaction',
+        poolSize: POOL_SIZE,
+        ...BOUNDS,
+      });
+      const ctx = await startTestApp({ database });
+      const direct = new pg.Client({ connectionString: url });
+      await direct.connect();
+      // biome-ignore lint/suspicious/noExplicitAny: the pool behind drizzle
+      const pool = (ctx.database.db as any).$client as pg.Pool;
+      h = {
+        ctx,
+        direct,
+        url,
+        name: target.pathname.slice(1),
+        anna: await ctx.login('anna'),
+        pool,
+        drop: async () => {
+          proxy.restore();
+          await ctx.close();
+          await bouncer.stop();
+          await proxy.close();
+          await direct.end();
+        },
+      };
+    });
+    afterAll(async () => {
+      await h?.drop();
+      await dropDatabase?.();
+    });
+
+    it('answers 503, never 500, and writes again within about server_login_retry (1 s) of its return', async () => {
+      const cart = await createCart(h.ctx, h.anna);
+      proxy.refuse();
+      // PgBouncer's own refusals: "pgbouncer cannot connect to server", then for
+      // server_login_retry "server login has been failing, try again later".
+      for (let i = 0; i < 6; i++) expectUnavailable(await add(h, cart, `DOWN-${i}`));
+      expect(bouncer.log()).toMatch(/server login has been failing|closing because/i);
+      proxy.restore();
+      const back = Date.now();
+      let answer: Answer;
+      let refused = 0;
+      for (;;) {
+        answer = await add(h, cart, 'BACK');
+        if (answer.status === 201 || Date.now() - back > 20_000) break;
+        expectUnavailable(answer);
+        refused += 1;
+        // Pacing (not ordering): a client retrying every 50 ms.
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const window = Date.now() - back;
+      console.log(
+        `PgBouncer: writes back ${window} ms after the server returned (${refused} × 503)`,
+      );
+      expect(answer.status).toBe(201);
+      // Debian's server_login_retry (15 s) kept it refusing for up to 15 s.
+      expect(window).toBeLessThan(2500);
+    }, 40_000);
+  },
+);
