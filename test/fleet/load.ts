@@ -62,7 +62,7 @@ export interface LoadOptions {
   /**
    * Clients that retry as a phone does: every cart creation and add carries an
    * `Idempotency-Key` and is sent again with it until it is answered (2xx or 4xx), and a
-   * checkout is sent again until it is; `retryMs` apart.
+   * checkout is sent again until it is (409 `checkout_in_progress` included); `retryMs` apart.
    */
   retry?: boolean;
   retryMs?: number;
@@ -161,8 +161,11 @@ export class Load {
     let uncertain = false;
     for (;;) {
       const answer = await this.call(method, path, body, upstream, key);
-      if (answer.status >= 200 && answer.status < 500) return { answer, uncertain };
-      if (!isServiceUnavailable(answer)) uncertain = true;
+      // A checkout in flight (or cut, its outcome unknown) answers 409 until it settles: the
+      // client asks again to get its record (docs/http-contract.md).
+      const inProgress = answer.status === 409 && answer.body?.code === 'checkout_in_progress';
+      if (answer.status >= 200 && answer.status < 500 && !inProgress) return { answer, uncertain };
+      if (!inProgress && !isServiceUnavailable(answer)) uncertain = true;
       if (!this.options.retry || this.stopped) return { answer, uncertain };
       await sleep(this.options.retryMs ?? 100);
     }
