@@ -10,6 +10,7 @@ const DATABASE_INDEPENDENT = [
   'test/build.test.ts',
   'test/config.test.ts',
   'test/db/data-dir-lock.test.ts',
+  'test/db/errors.test.ts',
   'test/deploy/patroni.test.ts',
   'test/deploy/prometheus.test.ts',
   'test/drain.test.ts',

@@ -298,7 +298,8 @@ describe.runIf(onPostgres)('a backend terminated under a request (pg_terminate_b
   }, 30_000);
 });
 
-describe.runIf(onPostgres && pgbouncerInstalled)(
+// Starts a PgBouncer of its own: the same test in the PgBouncer pass, so not run again there.
+describe.runIf(onPostgres && pgbouncerInstalled && !viaPgBouncer)(
   'PgBouncer (as shipped) while the primary is away',
   () => {
     let h: Harness;

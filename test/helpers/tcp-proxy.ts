@@ -30,7 +30,7 @@ export class TcpProxy {
 
   private constructor(
     private server: Server,
-    private readonly target: { host: string; port: number },
+    private target: { host: string; port: number },
   ) {
     server.on('connection', (client) => this.accept(client));
   }
@@ -112,6 +112,11 @@ export class TcpProxy {
     this.server.listen(port, '127.0.0.1');
     await once(this.server, 'listening');
     this.unpluggedPort = undefined;
+  }
+
+  /** New connections go to `target` from now on (an endpoint that moved); open ones stay. */
+  retarget(target: { host: string; port: number }): void {
+    this.target = target;
   }
 
   /** Cuts the next `times` connections that send a statement containing `text`. */
