@@ -38,7 +38,9 @@ const asRoot = process.getuid?.() === 0;
 // Not again in the PgBouncer pass: it opens its own connections, never through PgBouncer.
 const enabled = onPostgres && bin !== undefined && !viaPgBouncer;
 if (!enabled) {
-  console.log('Hot standby test skipped: it runs in the PostgreSQL pass, with initdb installed.');
+  console.log(
+    'Hot standby test skipped: it runs in the PostgreSQL pass (not through PgBouncer), with initdb installed.',
+  );
 }
 
 /** The PostgreSQL tools refuse to run as root: as root they run as the postgres user. */
