@@ -94,7 +94,12 @@ export async function startEtcd(): Promise<Etcd> {
     'etcd answers on its v3 gateway',
     20_000,
     50,
-  );
+  ).catch((error) => {
+    // Not left running when it never became usable.
+    proc.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
   return {
     hosts,
     proc,
