@@ -12,6 +12,7 @@ const DATABASE_INDEPENDENT = [
   'test/console/i18n.test.ts',
   'test/db/data-dir-lock.test.ts',
   'test/db/errors.test.ts',
+  'test/deploy/patroni.test.ts',
   'test/deploy/prometheus.test.ts',
   'test/drain.test.ts',
   'test/http/openapi-client.test.ts',
@@ -41,9 +42,11 @@ const EMBEDDED_PASS_ONLY = [
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The fleet test runs on its own: `npm run test:fleet` (vitest.fleet.config.ts).
+    // The fleet tests run on their own: `npm run test:fleet` (vitest.fleet.config.ts) and
+    // `npm run test:failover` (vitest.failover.config.ts).
     exclude: [
       'test/fleet/**',
+      'test/failover/**',
       'node_modules/**',
       ...(process.env.TEST_SERVER_PASS ? [...DATABASE_INDEPENDENT, ...EMBEDDED_PASS_ONLY] : []),
     ],

@@ -23,8 +23,14 @@ export interface Proc {
   exited: Promise<[number | null, NodeJS.Signals | null]>;
 }
 
-export function spawnProc(command: string, args: string[], env?: NodeJS.ProcessEnv): Proc {
-  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+/** `as`: another user to run it as (a test running as root starts PostgreSQL's tools). */
+export function spawnProc(
+  command: string,
+  args: string[],
+  env?: NodeJS.ProcessEnv,
+  as?: { uid: number; gid: number },
+): Proc {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...as });
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;

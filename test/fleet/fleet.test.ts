@@ -20,6 +20,7 @@ import {
   startHaProxy,
   startInstance,
 } from './cluster.js';
+import { expectConsistent as checkConsistent } from './consistency.js';
 import { failedCount, Load, type Tally, type User } from './load.js';
 
 /**
@@ -671,67 +672,9 @@ function defineFleet(variant: Variant) {
         figures.loginLimit = { limit, perInstance: moved, ms: Date.now() - started };
       }, 120_000);
 
-      /**
-       * Every acknowledged add is stored exactly once (a line holds its acknowledged quantity
-       * plus at most the adds whose outcome is unknown); every 200 checkout is one order
-       * upstream and one record; no cart has two orders.
-       */
+      /** The load's writes against the database and the ERP (./consistency.ts). */
       async function expectConsistent(tally: Tally): Promise<void> {
-        const carts = [
-          ...new Set([...tally.acked.keys(), ...tally.unknown.keys(), ...tally.checkouts.keys()]),
-        ];
-        const { rows } = await db.query<{ cart_id: number; part_number: string; quantity: number }>(
-          'select cart_id, part_number, quantity from items where cart_id = any($1)',
-          [carts],
-        );
-        const stored = new Map(rows.map((r) => [`${r.cart_id}/${r.part_number}`, r.quantity]));
-        let exact = 0;
-        for (const cart of carts) {
-          const parts = new Set([
-            ...(tally.acked.get(cart)?.keys() ?? []),
-            ...(tally.unknown.get(cart)?.keys() ?? []),
-          ]);
-          for (const part of parts) {
-            const acked = tally.acked.get(cart)?.get(part) ?? 0;
-            const unknown = tally.unknown.get(cart)?.get(part) ?? 0;
-            const quantity = stored.get(`${cart}/${part}`) ?? 0;
-            if (unknown === 0) {
-              expect(quantity, `cart ${cart} part ${part}`).toBe(acked);
-              exact++;
-            } else {
-              expect(quantity).toBeGreaterThanOrEqual(acked);
-              expect(quantity).toBeLessThanOrEqual(acked + unknown);
-            }
-          }
-        }
-        const orders: { order_id: string; idempotency_key: string }[] = await (
-          await fetch(`${simUrl}/_sim/orders`)
-        ).json();
-        const ordersOf = new Map<number, string[]>();
-        for (const order of orders) {
-          const cart = Number(/^cart-(\d+)-/.exec(order.idempotency_key)?.[1]);
-          ordersOf.set(cart, [...(ordersOf.get(cart) ?? []), order.order_id]);
-        }
-        for (const [cart, ids] of ordersOf) expect(ids, `orders of cart ${cart}`).toHaveLength(1);
-        const records = await db.query<{ cart_id: number; order_id: string }>(
-          'select cart_id, order_id from checkouts where cart_id = any($1)',
-          [carts],
-        );
-        const recordOf = new Map(records.rows.map((r) => [r.cart_id, r.order_id]));
-        for (const [cart, orderId] of tally.checkouts) {
-          expect(ordersOf.get(cart), `cart ${cart}`).toEqual([orderId]);
-          expect(recordOf.get(cart), `cart ${cart}`).toBe(orderId);
-        }
-        const acknowledged = [...tally.acked.values()].reduce(
-          (sum, lines) => sum + [...lines.values()].reduce((a, b) => a + b, 0),
-          0,
-        );
-        figures[`consistency${tallies.length}`] = {
-          acknowledgedQuantity: acknowledged,
-          linesCheckedExactly: exact,
-          checkoutsWithOneOrderAndOneRecord: tally.checkouts.size,
-          uncertainCheckouts: tally.uncertainCheckouts.size,
-        };
+        figures[`consistency${tallies.length}`] = await checkConsistent(db, simUrl, tally);
       }
     },
   );

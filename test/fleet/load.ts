@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, fetch } from 'undici';
 import { seededRandom } from '../../src/admin/demo-carts.js';
 
@@ -21,6 +23,8 @@ export interface Tally {
   checkouts: Map<number, string>;
   /** Carts whose checkout's outcome is unknown (cut, proxy error, 5xx). */
   uncertainCheckouts: Set<number>;
+  /** Every request's end: when, whether it wrote (not a GET), whether it failed. */
+  events: { at: number; write: boolean; failed: boolean }[];
 }
 
 export function newTally(): Tally {
@@ -31,6 +35,7 @@ export function newTally(): Tally {
     unknown: new Map(),
     checkouts: new Map(),
     uncertainCheckouts: new Set(),
+    events: [],
   };
 }
 
@@ -53,6 +58,18 @@ interface Outcome {
   cause?: string;
 }
 
+export interface LoadOptions {
+  /**
+   * Clients that retry as a phone does: every cart creation and add carries an
+   * `Idempotency-Key` and is sent again with it until it is answered (2xx or 4xx), and a
+   * checkout is sent again until it is (409 `checkout_in_progress` included); `retryMs` apart.
+   */
+  retry?: boolean;
+  retryMs?: number;
+  /** Readers besides the clients: each lists the user's carts, one request at a time. */
+  readers?: number;
+}
+
 /**
  * Clients looping on the hot path through the balancer: a cart, 2 to 4 adds (a part may
  * come twice: merged), a checkout. Each client works on its own cart, one request at a time,
@@ -69,10 +86,12 @@ export class Load {
     private readonly user: User,
     private readonly store: string,
     private readonly label: string,
+    private readonly options: LoadOptions = {},
   ) {}
 
   start(clients: number, seed: number): void {
     for (let c = 0; c < clients; c++) this.running.push(this.client(c, seededRandom(seed + c)));
+    for (let r = 0; r < (this.options.readers ?? 0); r++) this.running.push(this.reader());
   }
 
   async stop(): Promise<Tally> {
@@ -82,7 +101,13 @@ export class Load {
     return this.tally;
   }
 
-  private async call(method: string, path: string, body?: unknown, upstream = false) {
+  private async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    upstream = false,
+    idempotencyKey?: string,
+  ) {
     this.tally.requests++;
     let outcome: Outcome;
     try {
@@ -92,6 +117,7 @@ export class Load {
           authorization: `Bearer ${this.user.token}`,
           ...(upstream ? { 'authorization-upstream': `Bearer ${this.user.upstreamToken}` } : {}),
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         dispatcher: this.agent,
@@ -109,7 +135,9 @@ export class Load {
           parsed && typeof parsed === 'object' && 'code' in parsed
             ? String((parsed as { code: unknown }).code)
             : 'proxy';
-        outcome.cause = `${response.status} ${code}`;
+        // A 503 tells the client when to come back (docs/http-contract.md).
+        const retryAfter = response.status === 503 && !response.headers.get('retry-after');
+        outcome.cause = `${response.status} ${code}${retryAfter ? ' (no Retry-After)' : ''}`;
       }
     } catch (error) {
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
@@ -119,14 +147,39 @@ export class Load {
       const key = `${method} ${path.replace(/\d+/g, ':id')}: ${outcome.cause}`;
       this.tally.failures.set(key, (this.tally.failures.get(key) ?? 0) + 1);
     }
+    this.tally.events.push({ at: Date.now(), write: method !== 'GET', failed: !!outcome.cause });
     return outcome;
+  }
+
+  /**
+   * `call`, and with `retry` again under the same key until answered (2xx or 4xx) or
+   * stopped. `uncertain`: some attempt's outcome is unknown (a cut, a proxy's error, a 5xx
+   * that is not the service's own 503, which changed nothing).
+   */
+  private async send(method: string, path: string, body?: unknown, upstream = false) {
+    const key = this.options.retry && method === 'POST' ? randomUUID() : undefined;
+    let uncertain = false;
+    for (;;) {
+      const answer = await this.call(method, path, body, upstream, key);
+      // A checkout in flight (or cut, its outcome unknown) answers 409 until it settles: the
+      // client asks again to get its record (docs/http-contract.md).
+      const inProgress = answer.status === 409 && answer.body?.code === 'checkout_in_progress';
+      if (answer.status >= 200 && answer.status < 500 && !inProgress) return { answer, uncertain };
+      if (!inProgress && !isServiceUnavailable(answer)) uncertain = true;
+      if (!this.options.retry || this.stopped) return { answer, uncertain };
+      await sleep(this.options.retryMs ?? 100);
+    }
+  }
+
+  private async reader(): Promise<void> {
+    while (!this.stopped) await this.call('GET', '/carts/?page_size=5');
   }
 
   private async client(c: number, random: () => number): Promise<void> {
     let seq = 0;
     while (!this.stopped) {
       seq++;
-      const created = await this.call('POST', '/carts/', {
+      const { answer: created } = await this.send('POST', '/carts/', {
         store: this.store,
         organization: this.user.organization,
         customer_order_number: `${this.label}-${c}-${seq}`,
@@ -138,16 +191,24 @@ export class Load {
       for (let i = 0; i < adds && !this.stopped; i++) {
         const part = PARTS[Math.floor(random() * PARTS.length)];
         const quantity = 1 + Math.floor(random() * 5);
-        const answer = await this.call('POST', '/items/', { cart, part_number: part, quantity });
+        const { answer, uncertain } = await this.send('POST', '/items/', {
+          cart,
+          part_number: part,
+          quantity,
+        });
         if (answer.status === 201) add(this.tally.acked, cart, part, quantity);
         // A 4xx, or the service's own 503 (decision 0004: it changed nothing), stored nothing.
-        else if (!(answer.status >= 400 && answer.status < 500) && !isServiceUnavailable(answer))
-          add(this.tally.unknown, cart, part, quantity);
+        else if (uncertain) add(this.tally.unknown, cart, part, quantity);
       }
       if (this.stopped) break;
-      const checkout = await this.call('PATCH', `/carts/${cart}/checkout/`, undefined, true);
+      const { answer: checkout, uncertain } = await this.send(
+        'PATCH',
+        `/carts/${cart}/checkout/`,
+        undefined,
+        true,
+      );
       if (checkout.status === 200) this.tally.checkouts.set(cart, checkout.body.order_id);
-      else if (!(checkout.status >= 400 && checkout.status < 500))
+      else if (uncertain || !(checkout.status >= 400 && checkout.status < 500))
         this.tally.uncertainCheckouts.add(cart);
     }
   }

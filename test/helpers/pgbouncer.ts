@@ -26,6 +26,11 @@ export interface PgBouncer {
   urlFor(url: string): string;
   /** Everything PgBouncer logged so far. */
   log(): string;
+  /**
+   * Sends every database to `server` from now on (its [databases] line rewritten, then
+   * RELOAD: SIGHUP), as an operator does when the database's address changes.
+   */
+  retarget(server: string): void;
   stop(): Promise<void>;
 }
 
@@ -33,7 +38,8 @@ export interface PgBouncer {
  * PgBouncer from deploy/pgbouncer/pgbouncer.ini, changed only where a test must: its port,
  * its files (in a scratch folder) and the [databases] line, which sends every database name
  * to `server` (`poolSize`: server connections per database, e.g. fewer than the app's pool so
- * that transactions switch connections).
+ * that transactions switch connections). PgBouncer logs in to the server with `server`'s
+ * password when it has one (a random one otherwise: a server that trusts loopback).
  */
 export async function startPgBouncer(server: string, poolSize?: number): Promise<PgBouncer> {
   if (!BINARY) throw new Error('pgbouncer is not installed (apt-get install -y pgbouncer)');
@@ -43,18 +49,18 @@ export async function startPgBouncer(server: string, poolSize?: number): Promise
   // PgBouncer refuses to run as root: it runs as `postgres`, which must reach its files.
   chmodSync(dir, 0o777);
   const user = decodeURIComponent(target.username || 'postgres');
-  const password = randomBytes(12).toString('hex');
+  const password = target.password
+    ? decodeURIComponent(target.password)
+    : randomBytes(12).toString('hex');
   writeFileSync(join(dir, 'userlist.txt'), `"${user}" "${password}"\n`, { mode: 0o644 });
   const replace = (text: string, pattern: RegExp, line: string) => {
     if (!pattern.test(text)) throw new Error(`${PGBOUNCER_INI}: no line ${pattern}`);
     return text.replace(pattern, line);
   };
-  let ini = readFileSync(PGBOUNCER_INI, 'utf8');
-  ini = replace(
-    ini,
-    /^ordering = .*$/m,
-    `* = host=${target.hostname} port=${target.port || 5432}${poolSize ? ` pool_size=${poolSize}` : ''}`,
-  );
+  const shipped = readFileSync(PGBOUNCER_INI, 'utf8');
+  const databases = (to: URL) =>
+    `* = host=${to.hostname} port=${to.port || 5432}${poolSize ? ` pool_size=${poolSize}` : ''}`;
+  let ini = replace(shipped, /^ordering = .*$/m, databases(target));
   ini = replace(ini, /^logfile = .*$/m, `logfile = ${join(dir, 'pgbouncer.log')}`);
   ini = replace(ini, /^pidfile = .*$/m, `pidfile = ${join(dir, 'pgbouncer.pid')}`);
   ini = replace(ini, /^listen_addr = .*$/m, 'listen_addr = 127.0.0.1');
@@ -100,6 +106,10 @@ export async function startPgBouncer(server: string, poolSize?: number): Promise
       return via.toString();
     },
     log,
+    retarget(to: string) {
+      writeFileSync(file, ini.replace(/^\* = host=.*$/m, databases(new URL(to))), { mode: 0o644 });
+      child.kill('SIGHUP');
+    },
     async stop() {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');

@@ -1,0 +1,291 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort } from '../helpers/process.js';
+import { until } from '../helpers/wait.js';
+import { type Proc, spawnProc } from './cluster.js';
+
+/**
+ * deploy/patroni/ run as an operator runs it: etcd from etcd.yml, two Patroni nodes from
+ * patroni-pg1.yml and patroni-pg2.yml (as user postgres), HAProxy from haproxy.cfg. Only
+ * ports, data dirs and passwords change, through the variables the files name.
+ */
+export const PATRONI_DIR = 'deploy/patroni';
+export const ETCD_YML = `${PATRONI_DIR}/etcd.yml`;
+export const PG_HAPROXY_CFG = `${PATRONI_DIR}/haproxy.cfg`;
+export const patroniYml = (n: 1 | 2) => `${PATRONI_DIR}/patroni-pg${n}.yml`;
+/** Each node's own loopback address, as the shipped files have it. */
+export const NODE_HOST = { 1: '127.0.0.2', 2: '127.0.0.3' } as const;
+
+const found = (paths: string[], arg: string) =>
+  paths.find((path) => spawnSync(path, [arg]).status === 0);
+export const ETCD = found(['/usr/bin/etcd'], '--version');
+export const PATRONI = found(['/usr/bin/patroni'], '--version');
+export const PATRONICTL = found(['/usr/bin/patronictl'], '--help');
+export const PG_BIN = '/usr/lib/postgresql/15/bin';
+const pgInstalled = spawnSync(`${PG_BIN}/postgres`, ['--version']).status === 0;
+export const HAPROXY = found(['/usr/sbin/haproxy', '/usr/bin/haproxy'], '-v');
+
+/** What deploy/patroni/ needs that is not installed (Debian's package names). */
+export const patroniMissing = [
+  ETCD ? '' : 'etcd-server',
+  PATRONI && PATRONICTL ? '' : 'patroni',
+  pgInstalled ? '' : 'postgresql-15',
+  HAPROXY ? '' : 'haproxy',
+].filter(Boolean);
+
+/** The user PostgreSQL runs as (Patroni and PostgreSQL refuse root). */
+function postgresUser(): { uid: number; gid: number; home: string } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  const line = readFileSync('/etc/passwd', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('postgres:'));
+  if (!line) throw new Error('no user postgres (apt-get install -y postgresql-15)');
+  const [, , uid, gid, , home] = line.split(':');
+  return { uid: Number(uid), gid: Number(gid), home };
+}
+
+/** A scratch folder the postgres user owns (mode 700 unless said). */
+export function postgresDir(prefix: string, mode = 0o700): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const user = postgresUser();
+  if (user) chownSync(dir, user.uid, user.gid);
+  chmodSync(dir, mode);
+  return dir;
+}
+
+/** Replaces a line of a shipped file; throws when the file has no such line. */
+function replaceLine(file: string, text: string, pattern: RegExp, by: string): string {
+  if (!pattern.test(text)) throw new Error(`${file}: no line ${pattern}`);
+  return text.replace(pattern, by);
+}
+
+export interface Etcd {
+  /** host:port for Patroni's etcd3 hosts. */
+  hosts: string;
+  proc: Proc;
+  stop(): Promise<void>;
+}
+
+/** etcd from deploy/patroni/etcd.yml with its data dir and two ports replaced. */
+export async function startEtcd(): Promise<Etcd> {
+  if (!ETCD) throw new Error('etcd is not installed (apt-get install -y etcd-server)');
+  const dir = mkdtempSync(join(tmpdir(), 'etcd-'));
+  const client = await freePort();
+  const peer = await freePort();
+  let yml = readFileSync(ETCD_YML, 'utf8');
+  yml = replaceLine(ETCD_YML, yml, /^data-dir: .*$/m, `data-dir: ${join(dir, 'data')}`);
+  yml = yml.replaceAll('127.0.0.1:2379', `127.0.0.1:${client}`);
+  yml = yml.replaceAll('127.0.0.1:2380', `127.0.0.1:${peer}`);
+  const file = join(dir, 'etcd.yml');
+  writeFileSync(file, yml);
+  const proc = spawnProc(ETCD, ['--config-file', file], { PATH: process.env.PATH });
+  const hosts = `127.0.0.1:${client}`;
+  await until(
+    async () => {
+      if (proc.child.exitCode !== null) throw new Error(`etcd exited:\n${proc.output()}`);
+      // The v3 JSON gateway Patroni uses (not only /health).
+      return fetch(`http://${hosts}/v3/cluster/member/list`, { method: 'POST', body: '{}' }).then(
+        (r) => r.ok,
+        () => false,
+      );
+    },
+    'etcd answers on its v3 gateway',
+    20_000,
+    50,
+  ).catch((error) => {
+    // Not left running when it never became usable.
+    proc.child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  });
+  return {
+    hosts,
+    proc,
+    async stop() {
+      if (proc.child.exitCode === null) {
+        proc.child.kill('SIGTERM');
+        await proc.exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PatroniNode {
+  n: 1 | 2;
+  name: string;
+  host: string;
+  pgPort: number;
+  restPort: number;
+  dataDir: string;
+  proc: Proc | undefined;
+  history: Proc[];
+  env: Record<string, string>;
+}
+
+export interface Passwords {
+  superuser: string;
+  replication: string;
+  rewind: string;
+}
+
+/** A node's ports and folders; `startPatroni` runs it. */
+export async function patroniNode(
+  n: 1 | 2,
+  etcd: Etcd,
+  scope: string,
+  base: string,
+  passwords: Passwords,
+): Promise<PatroniNode> {
+  const host = NODE_HOST[n];
+  const pgPort = await freePort();
+  const restPort = await freePort();
+  const dataDir = join(base, `pg${n}`);
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: base,
+    LANG: 'C.UTF-8',
+    PATRONI_SCOPE: scope,
+    PATRONI_ETCD3_HOSTS: etcd.hosts,
+    PATRONI_RESTAPI_LISTEN: `${host}:${restPort}`,
+    PATRONI_RESTAPI_CONNECT_ADDRESS: `${host}:${restPort}`,
+    PATRONI_POSTGRESQL_LISTEN: `${host}:${pgPort}`,
+    PATRONI_POSTGRESQL_CONNECT_ADDRESS: `${host}:${pgPort}`,
+    PATRONI_POSTGRESQL_DATA_DIR: dataDir,
+    PATRONI_POSTGRESQL_PGPASS: join(base, `pg${n}.pgpass`),
+    PATRONI_SUPERUSER_PASSWORD: passwords.superuser,
+    PATRONI_REPLICATION_PASSWORD: passwords.replication,
+    PATRONI_REWIND_PASSWORD: passwords.rewind,
+  };
+  return {
+    n,
+    name: `pg${n}`,
+    host,
+    pgPort,
+    restPort,
+    dataDir,
+    proc: undefined,
+    history: [],
+    env,
+  };
+}
+
+/** Starts (or restarts) Patroni for `node`, as the postgres user, from the shipped file. */
+export function startPatroni(node: PatroniNode): Proc {
+  if (!PATRONI) throw new Error('patroni is not installed (apt-get install -y patroni)');
+  const user = postgresUser();
+  const proc = spawnProc(
+    PATRONI,
+    [patroniYml(node.n)],
+    node.env,
+    user && { uid: user.uid, gid: user.gid },
+  );
+  node.proc = proc;
+  node.history.push(proc);
+  return proc;
+}
+
+/** The postmaster's pid (postmaster.pid's first line), or undefined when none runs. */
+export function postmasterPid(node: PatroniNode): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(node.dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    process.kill(pid, 0);
+    return pid;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Patroni's role for the node from its REST API: 'primary', 'replica', … or 'down'. */
+export async function restRole(node: PatroniNode): Promise<{ role: string; state: string }> {
+  try {
+    const answer = await fetch(`http://${node.host}:${node.restPort}/patroni`, {
+      signal: AbortSignal.timeout(2000),
+    });
+    const body = (await answer.json()) as { role?: string; state?: string };
+    return { role: body.role ?? 'unknown', state: body.state ?? 'unknown' };
+  } catch {
+    return { role: 'down', state: 'down' };
+  }
+}
+
+/** Whether the node is the writable primary (the check HAProxy makes). */
+export async function isPrimary(node: PatroniNode): Promise<boolean> {
+  return fetch(`http://${node.host}:${node.restPort}/primary`, {
+    method: 'OPTIONS',
+    signal: AbortSignal.timeout(2000),
+  }).then(
+    (r) => r.status === 200,
+    () => false,
+  );
+}
+
+/** Whether the node streams from the primary as the synchronous standby. */
+export async function isSyncStandby(node: PatroniNode): Promise<boolean> {
+  return fetch(`http://${node.host}:${node.restPort}/sync`, {
+    method: 'GET',
+    signal: AbortSignal.timeout(2000),
+  }).then(
+    (r) => r.status === 200,
+    () => false,
+  );
+}
+
+/**
+ * `patronictl` against the node's configuration (as root: it only talks to etcd and REST).
+ * A process of its own, awaited: the test's load clients go on meanwhile.
+ */
+export async function patronictl(
+  node: PatroniNode,
+  args: string[],
+): Promise<{ status: number | null; output: string }> {
+  if (!PATRONICTL) throw new Error('patronictl is not installed (apt-get install -y patroni)');
+  const proc = spawnProc(PATRONICTL, ['-c', patroniYml(node.n), ...args], node.env);
+  const [status] = await proc.exited;
+  return { status, output: proc.output() };
+}
+
+export interface PgHaProxy {
+  port: number;
+  proc: Proc;
+  stop(): Promise<void>;
+}
+
+/** HAProxy from deploy/patroni/haproxy.cfg as shipped, with its variables set. */
+export async function startPgHaProxy(nodes: PatroniNode[]): Promise<PgHaProxy> {
+  if (!HAPROXY) throw new Error('haproxy is not installed (apt-get install -y haproxy)');
+  const port = await freePort();
+  const env = { PATH: process.env.PATH, ...pgHaProxyEnv(port, nodes) };
+  const check = spawnSync(HAPROXY, ['-c', '-f', PG_HAPROXY_CFG], { env, encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`haproxy -c: ${check.stdout}${check.stderr}`);
+  const proc = spawnProc(HAPROXY, ['-db', '-f', PG_HAPROXY_CFG], env);
+  await until(async () => {
+    if (proc.child.exitCode !== null) throw new Error(`haproxy exited:\n${proc.output()}`);
+    return true;
+  }, 'haproxy runs');
+  return {
+    port,
+    proc,
+    async stop() {
+      if (proc.child.exitCode === null) {
+        proc.child.kill('SIGTERM');
+        await proc.exited;
+      }
+    },
+  };
+}
+
+/** The variables deploy/patroni/haproxy.cfg names. */
+export function pgHaProxyEnv(port: number, nodes: PatroniNode[]): Record<string, string> {
+  const env: Record<string, string> = { PG_BIND: `127.0.0.1:${port}` };
+  for (const node of nodes) {
+    env[`PG${node.n}_ADDRESS`] = `${node.host}:${node.pgPort}`;
+    env[`PG${node.n}_REST_PORT`] = String(node.restPort);
+  }
+  return env;
+}
+
+/** A folder for the nodes' data dirs (and their HOME), owned by postgres. */
+export const patroniBase = () => postgresDir('patroni-', 0o755);
