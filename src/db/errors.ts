@@ -175,6 +175,27 @@ export function isCutBeforeAnswer(error: unknown): boolean {
   return true;
 }
 
+/**
+ * True when a read that was cut by a failover may be sent again: the database is not
+ * reachable yet (refused, cut, starting, the pooler's refused server login), as opposed to a
+ * bound that ran out (the pool's wait, the answer's bound, statement_timeout, lock_timeout,
+ * too many connections), which waiting longer would only repeat.
+ */
+export function isUnreachableForNow(error: unknown): boolean {
+  if (!isDatabaseUnavailable(error)) return false;
+  for (const e of causes(error)) {
+    const code = codeOf(e);
+    if (code === '57014' || code === '55P03' || code === '53300' || code === '25P03') return false;
+    // PgBouncer's max_client_conn: a limit, like 53300, not an outage.
+    if (e instanceof Error && /no more connections allowed/i.test(e.message)) return false;
+    if (e instanceof Error && (NO_ANSWER.test(e.message) || RAN_OUT.test(e.message))) {
+      // "server closed the connection" is a cut, not a bound.
+      if (!/server closed the connection/i.test(e.message)) return false;
+    }
+  }
+  return true;
+}
+
 /** True when a value went past its column's type (SQLSTATE 22003, numeric_value_out_of_range). */
 export function isOutOfRange(error: unknown): boolean {
   for (const e of causes(error)) if (codeOf(e) === '22003') return true;

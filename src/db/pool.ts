@@ -5,6 +5,7 @@ import {
   isConnectionLost,
   isConnectionUnusable,
   isCutBeforeAnswer,
+  isUnreachableForNow,
   RequestAborted,
 } from './errors.js';
 import { requestScope } from './scope.js';
@@ -439,9 +440,13 @@ export class GuardedPool extends pg.Pool {
 
   /**
    * One statement outside a transaction of ours; `write`: one that writes (unverified). A read
-   * whose connection was cut before its answer came (a failover, a restart) runs once more on
-   * a fresh connection (the cut one is discarded): reading twice changes nothing. Never a
-   * write: its fate is unknown.
+   * whose connection was cut before its answer came (a failover, a restart), or that found
+   * the database unreachable for now (a switchover: HAProxy has not yet marked the new primary
+   * up, PgBouncer's server login fails), runs again on a fresh connection (a cut one is
+   * discarded) with a growing pause, within the pool's wait plus the statement bound, the
+   * worst case a read has anyway; then the last error is the answer (503). Reading twice
+   * changes nothing. Never a write (its fate is unknown), and never after a bound ran out
+   * (a frozen server, a full pool: waiting again would only double the wait).
    */
   private async readOnce(
     config: QueryConfig,
@@ -451,8 +456,18 @@ export class GuardedPool extends pg.Pool {
     try {
       return await this.statementOnce(config, values, write);
     } catch (error) {
-      if (write || !isCutBeforeAnswer(error)) throw error;
-      return this.statementOnce(config, values, false);
+      if (write || !(isCutBeforeAnswer(error) || isUnreachableForNow(error))) throw error;
+    }
+    // Within a read's own worst case (the pool's wait, then the statement bound).
+    const deadline = Date.now() + this.settings.acquireTimeoutMs + this.settings.statementTimeoutMs;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.statementOnce(config, values, false);
+      } catch (error) {
+        const pause = Math.min(50 * 2 ** (attempt - 1), 500);
+        if (!isUnreachableForNow(error) || Date.now() + pause >= deadline) throw error;
+        await delay(pause);
+      }
     }
   }
 

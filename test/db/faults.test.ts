@@ -10,6 +10,7 @@ import { type Answer, type Session, startTestApp, type TestContext } from '../he
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
 import { createCart } from '../helpers/fixtures.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
+import { until } from '../helpers/wait.js';
 
 /**
  * The service against a PostgreSQL that fails under it: connections cut at every kind of
@@ -208,6 +209,49 @@ describe.runIf(onPostgres)('a database that is down, frozen, or left by the clie
     );
     expect(rows[0].n).toBe(0);
     expect((await ctx.request('GET', '/api/v1/carts/', { token: anna.token })).status).toBe(200);
+  }, 20_000);
+});
+
+describe.runIf(onPostgres)('a database unreachable for a moment (a switchover)', () => {
+  let h: Harness;
+  let anna: Session;
+  beforeAll(async () => {
+    // A read's own worst case: 2 s for a connection, then 2 s for the statement.
+    h = await startHarness(2, { poolTimeoutMs: 2000, statementTimeoutMs: 2000 });
+    anna = await h.ctx.login('anna');
+  });
+  afterAll(() => stopHarness(h));
+
+  it('holds a read while the database is unreachable and answers it once it is back: 200, not 503', async () => {
+    const { ctx, proxy } = h;
+    const cart = await newCart(ctx, anna);
+    proxy.refuse();
+    const refusedBefore = proxy.refused;
+    const read = ctx.request('GET', `/api/v1/carts/${cart}/`, { token: anna.token });
+    // The read was refused twice (its first try and a retry), then the database is back.
+    await until(() => proxy.refused >= refusedBefore + 2, 'the read was refused twice');
+    proxy.restore();
+    const answer = await read;
+    expect(answer.status, answer.text).toBe(200);
+    expect(answer.body.id).toBe(cart);
+  }, 20_000);
+
+  it('still answers a write 503 at once: its fate would be unknown', async () => {
+    const { ctx, proxy } = h;
+    const cart = await newCart(ctx, anna);
+    proxy.refuse();
+    try {
+      const started = Date.now();
+      const answer = await ctx.request('POST', '/api/v1/items/', {
+        token: anna.token,
+        body: { cart, part_number: 'W', quantity: 1 },
+      });
+      expectUnavailable(answer);
+      // The request's own user lookup (a read) waits its 4 s at most; the write adds nothing.
+      expect(Date.now() - started).toBeLessThan(6000);
+    } finally {
+      proxy.restore();
+    }
   }, 20_000);
 });
 

@@ -453,11 +453,10 @@ describe.skipIf(missing.length > 0)(
       );
     }, 180_000);
 
-    // Reads: the target is none failed. Measured 0, 20, 26 and 63 failed (of 700-1,550
-    // requests) in four runs: a read cut by the switchover is sent once more at once
-    // (src/db), while no primary is reachable for a few seconds; printed, not asserted
-    // (docs/operations.md, "The database fails over").
-    it('(c) a planned switchover (patronictl switchover): writes fail for 5 s at most', async () => {
+    // Reads: none failed. A read cut by the switchover, or finding no primary reachable, is
+    // sent again with a growing pause within its own bound (src/db/pool.ts, readOnce); sent
+    // once more at once, 0, 20, 26 and 63 of 700-1,550 requests had failed in four runs.
+    it('(c) a planned switchover (patronictl switchover): writes fail for 5 s at most, no read fails', async () => {
       const lead = (await primary())!;
       const to = other(lead);
       await underLoad(
@@ -473,7 +472,7 @@ describe.skipIf(missing.length > 0)(
           ]);
           expect(run.status, run.output).toBe(0);
         },
-        { windowWithinMs: PLANNED_MS },
+        { windowWithinMs: PLANNED_MS, noFailedReads: true },
       );
       expect((await primary())?.name).toBe(to.name);
     }, 180_000);

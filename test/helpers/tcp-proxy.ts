@@ -26,6 +26,8 @@ export class TcpProxy {
   private readonly held: Pair[] = [];
   /** Connections cut so far (by any means). */
   cuts = 0;
+  /** Connections closed at once on arrival while refusing. */
+  refused = 0;
   private unpluggedPort: number | undefined;
 
   private constructor(
@@ -134,6 +136,7 @@ export class TcpProxy {
   private accept(client: Socket): void {
     client.on('error', () => {});
     if (this.mode === 'refuse') {
+      this.refused += 1;
       client.destroy();
       return;
     }
