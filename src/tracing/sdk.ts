@@ -1,3 +1,4 @@
+import { register } from 'node:module';
 import { FastifyOtelInstrumentation } from '@fastify/otel';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
@@ -25,6 +26,11 @@ const UNTRACED = new Set(['/healthz', '/readyz', '/metrics']);
 export function startTracing(
   options: { serviceName?: string; exporter?: SpanExporter } = {},
 ): void {
+  // ioredis, imported by the service's ES modules, is patched only through the loader hook
+  // (import-in-the-middle, as OpenTelemetry's ESM support has it), limited to it.
+  register('@opentelemetry/instrumentation/hook.mjs', import.meta.url, {
+    data: { include: ['ioredis'] },
+  });
   const exporter = new RedactingExporter(options.exporter ?? new OTLPTraceExporter());
   const fastify = new FastifyOtelInstrumentation({
     // Registered by the app itself, after its hook that drops an untrusted traceparent.

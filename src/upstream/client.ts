@@ -483,7 +483,10 @@ export class UpstreamClient {
       async (span) => {
         try {
           const answer = await this.observed(route, method, path, token, body, extraHeaders);
-          span?.setAttribute('http.response.status_code', answer.status);
+          span?.setAttributes({
+            'http.response.status_code': answer.status,
+            'erp.outcome': `${Math.floor(answer.status / 100)}xx`,
+          });
           if (span && answer.status >= 500) failed(span, undefined, String(answer.status));
           return answer;
         } catch (error) {
