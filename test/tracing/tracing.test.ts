@@ -50,6 +50,9 @@ function otelEnv(): NodeJS.ProcessEnv {
     UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
     OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
     OTEL_SERVICE_NAME: 'ordering-test',
+    // The scheduled retention runs every second (it removes nothing of this test's).
+    RETENTION_DAYS: '400',
+    RETENTION_INTERVAL_SECONDS: '1',
     // Batches sent every 50 ms: the test waits for spans, not for the default 5 s.
     OTEL_BSP_SCHEDULE_DELAY: '50',
   };
@@ -259,6 +262,14 @@ describe('tracing (OTEL_* set), the service as npm start runs it', { timeout: 60
     const span = await receiver.waitFor((s) => s.name === 'GET /api/v1/options/');
     expect(span.traceId).not.toBe(given);
     expect(span.parentSpanId).toBe('');
+  });
+
+  it('traces the scheduled retention: a trace per run, its statements under it', async () => {
+    const retention = await receiver.waitFor((s) => s.name === 'retention');
+    expect(retention.parentSpanId).toBe('');
+    expect(
+      receiver.spans.some((s) => s.traceId === retention.traceId && s.spanId !== retention.spanId),
+    ).toBe(true);
   });
 
   it('traces the admin command: one span per job, named by the command', async () => {
