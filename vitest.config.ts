@@ -20,8 +20,11 @@ const DATABASE_INDEPENDENT = [
   'test/log.test.ts',
   'test/main.test.ts',
   'test/retention/schedule.test.ts',
+  'test/runtime.test.ts',
   'test/simulator-loading.test.ts',
   'test/startup.test.ts',
+  'test/tracing/off.test.ts',
+  'test/tracing/trust.test.ts',
   'test/users/restore-production.test.ts',
 ];
 

@@ -18,6 +18,11 @@
  * DATABASE_POOLER=transaction. BENCH_POOLER=transaction: that mode on a direct connection
  * (what the mode itself costs: unnamed statements, single reads in a transaction).
  * BENCH_PROFILE=<dir>: V8 CPU profiles of the service and the simulator written there on exit.
+ * BENCH_TRACING=100 or 1 (percent; default off): the service traces that share of requests
+ * (OTEL_TRACES_SAMPLER=parentbased_traceidratio) and exports them over OTLP/HTTP to a sink in
+ * this process that reads and drops them, as a collector would take them (issue 31).
+ * BENCH_NODE=<path>: the service runs on that Node binary (e.g. /usr/bin/node, the machine's
+ * Node 20, beside the project's Node 24; NODE_VERSION_CHECK=off lets it start).
  * After the table (full runs): every scenario at 200 connections for BENCH_OVERLOAD_SECONDS
  * (default 5; 0: none), judged on its answers (2xx, or 503 with Retry-After, within bound).
  * BENCH_VARIANTS='[{"name":"Node 20","node":"/usr/bin/node"},{"name":"traced","env":{…}}]':
@@ -272,6 +277,13 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
       ? `service through PgBouncer (deploy/pgbouncer/pgbouncer.ini, port ${bouncer.port}), DATABASE_POOLER=transaction`
       : `service on a direct connection, DATABASE_POOLER=${pooler}`,
   );
+  const serviceNode = process.env.BENCH_NODE ?? 'node';
+  const tracing = await tracingSettings();
+  console.log(
+    `service on ${execFileSync(serviceNode === 'node' ? process.execPath : serviceNode, ['-v'])
+      .toString()
+      .trim()}, ` + `tracing ${tracing ? `on, ${process.env.BENCH_TRACING} % sampled` : 'off'}`,
+  );
   const serviceEnv = (port: number): Record<string, string> => ({
     NODE_ENV: 'production',
     DATABASE_URL: bouncer ? bouncer.urlFor(url) : url,
@@ -289,8 +301,12 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     // The start command's heap limit, when set for the run.
     ...(process.env.HEAP_LIMIT_MB ? { HEAP_LIMIT_MB: process.env.HEAP_LIMIT_MB } : {}),
   });
-  const command = startScript.replace(/^node /, `node ${profiled('service').join(' ')} `);
-  const service = start('sh', ['-c', `exec ${command}`], serviceEnv(servicePort));
+  const command = startScript.replace(/^node /, `${serviceNode} ${profiled('service').join(' ')} `);
+  const service = start('sh', ['-c', `exec ${command}`], {
+    ...serviceEnv(servicePort),
+    ...(process.env.BENCH_NODE ? { NODE_VERSION_CHECK: 'off' } : {}),
+    ...tracing,
+  });
   const variants: { variant: Variant; url: string; pid?: number }[] = [];
   for (const variant of VARIANTS) {
     const port = await freePort();
@@ -890,6 +906,38 @@ function sampleRss(pid: number) {
       read();
       return peak;
     },
+  };
+}
+
+/**
+ * BENCH_TRACING=<percent>: an OTLP/HTTP sink (reads each export, answers 200, keeps nothing)
+ * and the service's OTEL_* settings for it; undefined when tracing stays off.
+ */
+async function tracingSettings(): Promise<Record<string, string> | undefined> {
+  const percent = process.env.BENCH_TRACING;
+  if (!percent || percent === 'off' || percent === '0') return undefined;
+  const ratio = Number(percent) / 100;
+  if (!(ratio > 0 && ratio <= 1))
+    throw new Error(`BENCH_TRACING must be a percentage, got ${percent}`);
+  const { createServer: createHttpServer } = await import('node:http');
+  let exports = 0;
+  const sink = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      exports++;
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  }).listen(0, '127.0.0.1');
+  await new Promise((resolve) => sink.once('listening', resolve));
+  stops.push(async () => {
+    console.log(`tracing sink: ${exports} exports received`);
+    await new Promise((resolve) => sink.close(resolve));
+  });
+  return {
+    OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${(sink.address() as { port: number }).port}`,
+    OTEL_SERVICE_NAME: 'ordering-bench',
+    OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+    OTEL_TRACES_SAMPLER_ARG: String(ratio),
   };
 }
 

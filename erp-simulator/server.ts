@@ -62,6 +62,8 @@ export interface SimCall {
   path: string;
   authorization: string | undefined;
   idempotencyKey: string | undefined;
+  /** W3C trace context the caller sent (a traced service sends it). */
+  traceparent: string | undefined;
 }
 
 export interface Simulator {
@@ -718,7 +720,15 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
     const authorization = req.headers.authorization;
     const keyHeader = req.headers['idempotency-key'];
     const idempotencyKey = Array.isArray(keyHeader) ? keyHeader[0] : keyHeader;
-    calls.push({ route: def.route, method, path: target, authorization, idempotencyKey });
+    const traceparent = req.headers.traceparent as string | undefined;
+    calls.push({
+      route: def.route,
+      method,
+      path: target,
+      authorization,
+      idempotencyKey,
+      traceparent,
+    });
 
     let fault = faults.take(def.route);
     // An `after` fault spoils the answer of a call that is handled (an order placed) first.

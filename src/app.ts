@@ -47,6 +47,8 @@ import { isLimitHook } from './protections/throttle.js';
 import scoreRoutes from './scores/routes.js';
 import shoppingListRoutes from './shopping-lists/routes.js';
 import storeRoutes from './stores/routes.js';
+import { installTracing } from './tracing/http.js';
+import { traceFields, tracingOn } from './tracing/spans.js';
 import userRoutes, { restorePageRoutes } from './users/routes.js';
 
 /** Secrets never reach a log line: tokens and codes in headers, URLs and bodies. */
@@ -72,6 +74,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
             ...(typeof loggerOption === 'object' && loggerOption.stream
               ? { stream: loggerOption.stream }
               : {}),
+            // With tracing on, each line carries the trace_id and span_id it belongs to.
+            ...(tracingOn() ? { mixin: traceFields } : {}),
             redact: {
               paths: [
                 'req.headers.authorization',
@@ -122,6 +126,8 @@ export async function buildApp(deps: Deps, options: AppOptions = {}): Promise<Ap
       ],
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Before any hook or route: @fastify/otel wraps the routes defined after it.
+  await installTracing(app, trustFunction(config.trustProxy));
 
   deps.notifier ??= new Notifier({
     redisUrl: config.redisUrl,

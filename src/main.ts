@@ -1,11 +1,17 @@
 // First: stop on an unsupported Node before anything else loads.
 import './runtime.js';
-import { ConfigError, loadConfig } from './config.js';
-import { checkPortFree } from './port.js';
+import type { Config } from './config.js';
+import { tracingWanted } from './tracing/enabled.js';
+import { flushTracing } from './tracing/spans.js';
 
 /** `npm start`: the service, with the bundled simulator and demo data when UPSTREAM_URL is unset. */
 async function main(): Promise<void> {
-  let config: ReturnType<typeof loadConfig>;
+  // Tracing (OTEL_* variables) starts before the service's modules load, so that the pg and
+  // ioredis instrumentations see them load; without it the SDK is never loaded.
+  if (tracingWanted(process.env)) (await import('./tracing/sdk.js')).startTracing();
+  const { ConfigError, loadConfig } = await import('./config.js');
+  const { checkPortFree } = await import('./port.js');
+  let config: Config;
   try {
     config = loadConfig();
   } catch (error) {
@@ -57,7 +63,11 @@ async function main(): Promise<void> {
       process.exit(1);
     }, config.shutdownTimeoutMs).unref();
     service.stop(config.shutdownDrainMs).then(
-      () => process.exit(0),
+      // The last spans are sent before the process ends (bounded by the deadline above).
+      async () => {
+        await flushTracing();
+        process.exit(0);
+      },
       (error) => {
         service.app.log.error({ err: error }, 'shutdown failed');
         process.exit(1);

@@ -4,7 +4,7 @@
  * process started with an older Node (the machine's own, say) stops with one line saying how
  * to run it, instead of running unsupported or failing later in a dependency.
  * `NODE_VERSION_CHECK=off` lets it run anyway: only to measure an older Node beside it
- * (`npm run bench` with BENCH_VARIANTS).
+ * (`npm run bench` with BENCH_NODE).
  */
 export const MIN_NODE_MAJOR = 24;
 

@@ -9,6 +9,7 @@ import { type Database, type Db, openDatabase } from '../db/client.js';
 import { publishSessionsEnded } from '../notifications/notifier.js';
 import { endSessions } from '../protections/sessions.js';
 import { describeRetention, runRetention } from '../retention/logic.js';
+import { flushTracing, withSpan } from '../tracing/spans.js';
 import { exportAudit } from './audit-export.js';
 import { backupPglite, hasDatabase, restorePglite, schemaStatus } from './backup.js';
 import { confirmCheckout, unconfirmedCarts } from './checkouts.js';
@@ -498,7 +499,19 @@ function oneLine(err: unknown): string {
 
 async function main(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv, { from: 'user' });
+    // With tracing on (bin/ordering-admin.js starts it), one span per command, named by the
+    // command (`admin users erase`), never by its arguments; its statements under it.
+    await withSpan('admin', {}, async (span) => {
+      const program = buildProgram();
+      program.hook('preAction', (_program, action) => {
+        const names: string[] = [];
+        for (let c: Command | null = action; c && c !== program; c = c.parent)
+          names.unshift(c.name());
+        span?.updateName(`admin ${names.join(' ')}`);
+        span?.setAttribute('admin.command', names.join(' '));
+      });
+      await program.parseAsync(argv, { from: 'user' });
+    });
     return 0;
   } catch (err) {
     // --help and --version end here with exit code 0.
@@ -509,4 +522,6 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
-process.exit(await main(process.argv.slice(2)));
+const code = await main(process.argv.slice(2));
+await flushTracing();
+process.exit(code);

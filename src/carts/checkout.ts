@@ -7,6 +7,7 @@ import { CheckoutInProgress, Invalid, NotFound } from '../errors.js';
 import type { AppPublisher } from '../events/app-events.js';
 import type { AuthUser } from '../http/auth.js';
 import { type ApiError, errors } from '../http/errors.js';
+import { withSpan } from '../tracing/spans.js';
 import type { Caller } from '../upstream/client.js';
 import { UpstreamFailure } from '../upstream/errors.js';
 import type { OrderRequest } from '../upstream/types.js';
@@ -64,7 +65,9 @@ export async function checkoutCart(
 
   let claim: Awaited<ReturnType<typeof claimCart>>;
   try {
-    claim = await claimCart(deps, user, cartId, now, staleBefore, token);
+    claim = await withSpan('checkout claim', {}, () =>
+      claimCart(deps, user, cartId, now, staleBefore, token),
+    );
   } catch (error) {
     // The claim may have committed although its answer was lost: this attempt sent nothing.
     if (isDatabaseUnavailable(error)) {
@@ -124,12 +127,16 @@ export async function checkoutCart(
   const values = [cartId, finishedAt, answer.orderId, answer.orderNumber, answer.queued];
   let row: CheckoutRow & { added: boolean };
   try {
-    [row] = await deps.database.run<CheckoutRow & { added: boolean }>(RECORD_CHECKOUT, values);
-    // A record committed by a concurrent attempt after this statement's snapshot: read it now.
-    if (!row) {
+    row = await withSpan('checkout record', {}, async () => {
+      const [stored] = await deps.database.run<CheckoutRow & { added: boolean }>(
+        RECORD_CHECKOUT,
+        values,
+      );
+      if (stored) return stored;
+      // A record committed by a concurrent attempt after this statement's snapshot: read it now.
       const [found] = await deps.database.run<CheckoutRow>(READ_CHECKOUT, [cartId]);
-      row = { ...found, added: false };
-    }
+      return { ...found, added: false };
+    });
   } catch (error) {
     // The order may be placed: the lines stay frozen, and the claim is dropped so that the
     // next attempt can record it at once (same key, upstream's first answer).

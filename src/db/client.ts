@@ -2,11 +2,13 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PGlite } from '@electric-sql/pglite';
+import { SpanKind } from '@opentelemetry/api';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { drizzle as drizzleNodePg } from 'drizzle-orm/node-postgres';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
+import { tracingOn, withSpan } from '../tracing/spans.js';
 import { DatabaseReadOnly } from './errors.js';
 import { GuardedPool, sessionSettings, WRITABLE_CHECK } from './pool.js';
 import * as schema from './schema.js';
@@ -23,6 +25,17 @@ export const migrationsFolder =
   [join(here, '../../drizzle'), join(here, '../../../drizzle')].find((folder) =>
     existsSync(join(folder, 'meta/_journal.json')),
   ) ?? join(here, '../../drizzle');
+
+/** The statement's first keyword (`select`, `insert`, `with`…): its kind, for span names. */
+const operation = (text: string) => /^\s*(\w+)/.exec(text)?.[1]?.toLowerCase() ?? 'statement';
+
+/** What a statement's span holds: its text with placeholders and its name, never the values. */
+const statementAttributes = (statement: Statement) => ({
+  'db.system.name': 'postgresql',
+  'db.operation.name': operation(statement.text),
+  'db.query.text': statement.text,
+  ...(statement.name ? { 'db.postgresql.plan': statement.name } : {}),
+});
 
 /** Connections of the pool as metrics report them; the embedded database has one and no pool. */
 export interface PoolStats {
@@ -239,7 +252,14 @@ async function openPglite(
     (target: Pick<PGlite, 'query'>): Run =>
     async <Row>(statement: Statement, values: unknown[]) => {
       counter.queries += 1;
-      return (await target.query<Row>(statement.text, values)).rows;
+      if (!tracingOn()) return (await target.query<Row>(statement.text, values)).rows;
+      // With tracing on, a span per statement, as the pg instrumentation makes on the server.
+      return withSpan(
+        `db ${operation(statement.text)}`,
+        statementAttributes(statement),
+        async () => (await target.query<Row>(statement.text, values)).rows,
+        SpanKind.CLIENT,
+      );
     };
   return {
     db,

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
 import type { WebSocket } from 'ws';
+import { withSpanSync } from '../tracing/spans.js';
 
 /** Every type of message the socket carries (described in src/notifications/asyncapi.ts). */
 export const NOTIFICATION_TYPES = [
@@ -234,8 +235,20 @@ export class Notifier {
   publish(userIds: number[], message: NotificationMessage, { staff = false } = {}): void {
     const users = [...new Set(userIds)];
     if ((users.length === 0 && !staff) || this.closed) return;
-    this.deliver(users, message, staff);
-    this.fanOut({ origin: this.origin, users, message, ...(staff && { staff }) }, message.type);
+    // With tracing on: a span for the fan-out (this instance's sockets, then Redis's publish,
+    // ioredis's span under it), counts only.
+    withSpanSync(
+      `notify ${message.type}`,
+      {
+        'notification.type': message.type,
+        'notification.users': users.length,
+        'notification.staff': staff,
+      },
+      () => {
+        this.deliver(users, message, staff);
+        this.fanOut({ origin: this.origin, users, message, ...(staff && { staff }) }, message.type);
+      },
+    );
   }
 
   /**

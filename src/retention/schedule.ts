@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.js';
 import type { Database } from '../db/client.js';
 import { isDatabaseUnavailable } from '../db/errors.js';
+import { withSpan } from '../tracing/spans.js';
 import { runRetention } from './logic.js';
 
 export interface RetentionSchedule {
@@ -31,13 +32,16 @@ export function scheduleRetention(
   let running: Promise<void> | undefined;
   const run = async () => {
     try {
-      const result = await runRetention(database, {
-        days: options.days,
-        auditDays: options.auditDays,
-        nowMicros: options.clock.nowMicros(),
-        // Requests waiting for the (embedded database's one) connection go between batches.
-        betweenBatches: () => (stopped ? Promise.reject(new Stopped()) : yieldToRequests()),
-      });
+      // With tracing on, a trace of its own per run (its statements under it).
+      const result = await withSpan('retention', {}, () =>
+        runRetention(database, {
+          days: options.days,
+          auditDays: options.auditDays,
+          nowMicros: options.clock.nowMicros(),
+          // Requests waiting for the (embedded database's one) connection go between batches.
+          betweenBatches: () => (stopped ? Promise.reject(new Stopped()) : yieldToRequests()),
+        }),
+      );
       options.log.info({ retention: result }, 'retention run');
     } catch (error) {
       if (error instanceof Stopped) return;

@@ -1,5 +1,6 @@
 import secureJson from 'secure-json-parse';
 import { type Dispatcher, Pool, errors as undiciErrors } from 'undici';
+import { failed, withSpan } from '../tracing/spans.js';
 import { UnstorableOrderAnswer, UpstreamFailure } from './errors.js';
 import * as schemas from './schemas.js';
 import { shapeCheck } from './shape.js';
@@ -421,6 +422,7 @@ export class UpstreamClient {
         await this.serviceAccountToken(),
         body,
         headers,
+        2,
       );
     }
     return this.check(route, answer, accept);
@@ -460,8 +462,49 @@ export class UpstreamClient {
     return this.serviceToken;
   }
 
-  /** One HTTP exchange (see `exchange`), reported to the observers. */
-  private async send(
+  /**
+   * One HTTP exchange (see `exchange`), reported to the observers; with tracing on, in a span
+   * `ERP <route>` (the route's name, never the path: paths hold usernames, e-mails and
+   * telephone numbers) with the status, the outcome and which attempt it is (2: sent again
+   * after the service account logged in anew). undici's span under it carries `traceparent`.
+   */
+  private send(
+    route: Route,
+    method: string,
+    path: string,
+    token: string | undefined,
+    body: unknown,
+    extraHeaders: Record<string, string>,
+    attempt = 1,
+  ): Promise<Answer> {
+    return withSpan(
+      `ERP ${route}`,
+      { 'erp.route': route, 'erp.kind': KINDS[route], 'erp.attempt': attempt },
+      async (span) => {
+        try {
+          const answer = await this.observed(route, method, path, token, body, extraHeaders);
+          span?.setAttributes({
+            'http.response.status_code': answer.status,
+            'erp.outcome': `${Math.floor(answer.status / 100)}xx`,
+          });
+          if (span && answer.status >= 500) failed(span, undefined, String(answer.status));
+          return answer;
+        } catch (error) {
+          if (span && error instanceof UpstreamFailure) {
+            span.setAttribute('erp.outcome', error.kind);
+            if (error.phase) span.setAttribute('erp.phase', error.phase);
+            if (error.status !== undefined) {
+              span.setAttribute('http.response.status_code', error.status);
+            }
+            failed(span, error, error.kind);
+          }
+          throw error;
+        }
+      },
+    );
+  }
+
+  private async observed(
     route: Route,
     method: string,
     path: string,
