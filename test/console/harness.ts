@@ -77,25 +77,32 @@ export async function startHarness(): Promise<Harness> {
   try {
     const service = await startServiceProcess(env, port, '/readyz');
     child = service.child;
-    // playwright-core starts the browser headless with a fresh, empty profile of its own.
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--lang=en-GB', // date and time fields as a store in Europe shows them
-      ],
-    });
+    browser = await launchChromium(['--lang=en-GB']); // dates as a store in Europe shows them
     return await openPage(service.url, browser, service.output, close);
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * Debian's Chromium, headless, with a fresh, empty profile of its own (playwright-core), and
+ * without the background connections this machine's closed network refuses.
+ */
+export function launchChromium(more: string[] = []): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      ...more,
+    ],
+  });
 }
 
 async function openPage(

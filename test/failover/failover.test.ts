@@ -9,6 +9,7 @@ import {
   type Proc,
   spawnProc,
   startInstance,
+  startSimulatorProcess,
 } from '../fleet/cluster.js';
 import { expectConsistent } from '../fleet/consistency.js';
 import { Load, type Tally, type User } from '../fleet/load.js';
@@ -196,20 +197,7 @@ describe.skipIf(missing.length > 0)(
 
       redis = new ThrowawayRedis(await freePort());
       await redis.start();
-      const simPort = await freePort();
-      sim = spawnProc(process.execPath, ['dist/erp-simulator/main.js'], {
-        PATH: process.env.PATH,
-        PORT: String(simPort),
-      });
-      simUrl = `http://127.0.0.1:${simPort}`;
-      await until(
-        () =>
-          fetch(`${simUrl}/_sim/orders`).then(
-            (r) => r.ok,
-            () => false,
-          ),
-        'the ERP simulator answers',
-      );
+      ({ proc: sim, url: simUrl } = await startSimulatorProcess());
       const site = {
         HOST: '127.0.0.1',
         PORT: '0',

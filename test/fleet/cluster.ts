@@ -91,6 +91,25 @@ export interface Instance {
 }
 
 /** Starts (or restarts) an instance and resolves once its own /readyz answers 200. */
+/** The ERP simulator as production builds it (dist/), on a port of its own, answering. */
+export async function startSimulatorProcess(): Promise<{ proc: Proc; url: string }> {
+  const port = await freePort();
+  const proc = spawnProc(process.execPath, ['dist/erp-simulator/main.js'], {
+    PATH: process.env.PATH,
+    PORT: String(port),
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await until(
+    () =>
+      fetch(`${url}/_sim/orders`).then(
+        (r) => r.ok,
+        () => false,
+      ),
+    'the ERP simulator answers',
+  );
+  return { proc, url };
+}
+
 export async function startInstance(instance: Instance, env: Record<string, string>) {
   const proc = spawnProc(startCommand(env)[0], startCommand(env).slice(1), {
     PATH: process.env.PATH,

@@ -19,6 +19,7 @@ import {
   spawnProc,
   startHaProxy,
   startInstance,
+  startSimulatorProcess,
 } from './cluster.js';
 import { expectConsistent as checkConsistent } from './consistency.js';
 import { failedCount, Load, type Tally, type User } from './load.js';
@@ -303,20 +304,7 @@ function defineFleet(variant: Variant) {
         if (variant.pgbouncer) bouncer = await startPgBouncer(proxied);
         redis = new ThrowawayRedis(await freePort());
         await redis.start();
-        const simPort = await freePort();
-        sim = spawnProc(process.execPath, ['dist/erp-simulator/main.js'], {
-          PATH: process.env.PATH,
-          PORT: String(simPort),
-        });
-        simUrl = `http://127.0.0.1:${simPort}`;
-        await until(
-          () =>
-            fetch(`${simUrl}/_sim/orders`).then(
-              (r) => r.ok,
-              () => false,
-            ),
-          'the ERP simulator answers',
-        );
+        ({ proc: sim, url: simUrl } = await startSimulatorProcess());
         for (let i = 1; i <= 3; i++) {
           const port = await freePort();
           instances.push({

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, HAVE_CHROMIUM } from '../console/harness.js';
+import { CHROMIUM, HAVE_CHROMIUM, launchChromium } from '../console/harness.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { createCart } from '../helpers/fixtures.js';
 
@@ -81,18 +81,7 @@ describe.skipIf(!HAVE_CHROMIUM)('CORS from a page on another origin, in Chromium
     other = await pageServer();
     ctx = await startTestApp({ env: { CORS_ORIGINS: allowed.origin } });
     anna = await ctx.login('anna');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close().catch(() => {});
