@@ -159,7 +159,7 @@ describe.skipIf(embeddedOnlySkipped)('the embedded database', () => {
   });
 
   it('refuses a file that is no backup and leaves DATA_DIR as it was', {
-    timeout: 60_000,
+    timeout: 180_000,
   }, async () => {
     const dataDir = join(work, 'empty');
     const env = { DATA_DIR: dataDir };

@@ -33,11 +33,12 @@ function expectOneErrorLine(run: Run): void {
   expect(run.stdout).toBe('');
   expect(run.stderr).toMatch(/^error: [^\n]+\n$/);
 }
-
+// Concurrent: each spawn spends seconds starting PGlite (20-25 s for `seed demo` on a loaded
+// 2-core machine); the tests share no database. The bounds are for a hung command, not speed.
 // Concurrent: each spawn spends seconds starting PGlite; the tests share no database.
 describe.skipIf(embeddedOnlySkipped).concurrent('ordering-admin', () => {
   it('creates a store, imports into the same DATA_DIR, reports a bad entry', {
-    timeout: 60_000,
+    timeout: 180_000,
   }, async () => {
     const created = await admin([
       'stores',
@@ -88,7 +89,7 @@ describe.skipIf(embeddedOnlySkipped).concurrent('ordering-admin', () => {
     expect(run.stderr).toMatch(/^error: entry 1: gln/);
   });
 
-  it('rejects a bad role with one line', { timeout: 30_000 }, async () => {
+  it('rejects a bad role with one line', { timeout: 90_000 }, async () => {
     const run = await admin(['users', 'grant', 'dora', 'boss'], { DATABASE_URL: 'memory://' });
     expectOneErrorLine(run);
     expect(run.stderr).toMatch(/boss/);
@@ -118,7 +119,7 @@ describe.skipIf(embeddedOnlySkipped).concurrent('ordering-admin', () => {
     expect(bad.stderr).toMatch(/<cart> must be a cart id/);
   });
 
-  it('seeds the demo data into a memory database', { timeout: 60_000 }, async () => {
+  it('seeds the demo data into a memory database', { timeout: 180_000 }, async () => {
     const run = await admin(['seed', 'demo'], { DATABASE_URL: 'memory://' });
     expect(run).toMatchObject({ code: 0, stderr: '' });
     expect(run.stdout).not.toBe('');

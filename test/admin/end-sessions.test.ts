@@ -115,7 +115,7 @@ function closedWithin(client: Client, ms: number): Promise<number | 'open'> {
 // Each case starts real processes (services, the admin command); on PGlite each opens the
 // database anew, and the first case does so four times: more than the default timeout on a
 // loaded machine (20 s was hit once), as the other process tests allow.
-describe('ordering-admin users end-sessions', { timeout: 60_000 }, () => {
+describe('ordering-admin users end-sessions', { timeout: 180_000 }, () => {
   it('ends every token of the user (access and refresh); another user keeps theirs; an unknown user is an error', async () => {
     const env = await setting();
     let running = await service(env);

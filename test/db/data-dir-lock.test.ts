@@ -282,7 +282,7 @@ describe('the data directory lock', () => {
   });
 
   it('refuses the admin command while the service holds DATA_DIR, and lets it in once the service was killed', {
-    timeout: 60_000,
+    timeout: 180_000,
   }, async () => {
     const dir = fresh();
     const bin = fileURLToPath(new URL('../../bin/ordering-admin.js', import.meta.url));
