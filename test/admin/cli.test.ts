@@ -33,9 +33,9 @@ function expectOneErrorLine(run: Run): void {
   expect(run.stdout).toBe('');
   expect(run.stderr).toMatch(/^error: [^\n]+\n$/);
 }
+
 // Concurrent: each spawn spends seconds starting PGlite (20-25 s for `seed demo` on a loaded
 // 2-core machine); the tests share no database. The bounds are for a hung command, not speed.
-// Concurrent: each spawn spends seconds starting PGlite; the tests share no database.
 describe.skipIf(embeddedOnlySkipped).concurrent('ordering-admin', () => {
   it('creates a store, imports into the same DATA_DIR, reports a bad entry', {
     timeout: 180_000,
