@@ -50,8 +50,12 @@ const CART_JSON = `(select row_to_json(j) from (select c.id,
     (select o.has_unlimited_credit from organizations o
       where o.id = c.organization_id) as has_unlimited_credit) j)`;
 
-const GET_CART = statement(`select ${CART_JSON}::text as doc from carts c
-  where c.id = $1 and (c.user_id = $2 or $3)`);
+export const GET_CART = statement(
+  `select ${CART_JSON}::text as doc from carts c
+  where c.id = $1 and (c.user_id = $2 or $3)`,
+  // Behind a pooler (migration 0019: the same text, its plans kept per server connection).
+  { pooled: 'select doc from cart_doc($1, $2, $3) as doc' },
+);
 
 /** One cart the user may see (their own; staff: any), in list form as JSON text: one statement. */
 export async function getCart(database: Database, user: AuthUser, cartId: number): Promise<string> {

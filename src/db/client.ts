@@ -114,7 +114,9 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       counter.queries += 1;
       // Named (prepared once per connection) only on a direct connection.
       const name = pooled ? undefined : statement.name;
-      const { text, unverifiedWrite } = statement;
+      const { unverifiedWrite } = statement;
+      // Behind a pooler, a hot read runs as its function: plans kept per server connection.
+      const text = pooled ? (statement.pooled ?? statement.text) : statement.text;
       const genericPlan = name !== undefined && statement.genericPlan;
       const result = await client.query({
         name,

@@ -34,6 +34,13 @@ export interface Statement {
    * database time (issue 19).
    */
   readonly genericPlan?: boolean;
+  /**
+   * The same read as a call of a PL/pgSQL function (a migration's), sent instead of `text`
+   * behind a transaction pooler: there nothing is prepared, and a text is parsed and planned
+   * on every run, where a function keeps its statements' plans per server connection, which
+   * the pooler keeps open (decision 0016). Same parameters, same columns.
+   */
+  readonly pooled?: string;
 }
 
 /** Runs one statement with its parameters; the rows come back as objects. */
@@ -47,7 +54,7 @@ const named = new Map<string, Statement>();
 /** A fixed statement (made at module load): named after its text. */
 export function statement(
   text: string,
-  options: { unverifiedWrite?: boolean; genericPlan?: boolean } = {},
+  options: { unverifiedWrite?: boolean; genericPlan?: boolean; pooled?: string } = {},
 ): Statement {
   let found = named.get(text);
   if (found) return found;

@@ -1,0 +1,55 @@
+-- The reads every request of the hot paths makes, as PL/pgSQL functions (issue 33, decision
+-- 0016). Behind a transaction pooler nothing is prepared (PgBouncer 1.18 has no
+-- prepared-statement support), so a statement sent as text is parsed and planned on every
+-- run; a PL/pgSQL function keeps the plans of its statements per server connection, which
+-- the pooler keeps open. The service calls these only with DATABASE_POOLER=transaction; on
+-- a direct connection the same texts are prepared statements (src/db/statement.ts). The
+-- bodies are the service's texts (src/http/auth.ts USER_BY_ID, src/carts/queries.ts GET_CART)
+-- with `iso()` written out; test/db/pooled-functions.test.ts checks that both answer the same.
+CREATE FUNCTION auth_user(p_id integer)
+RETURNS TABLE (id integer, username text, email text, "firstName" text, "lastName" text,
+  telephone text, reference text, "isStaff" boolean, "isAdmin" boolean,
+  "sessionGeneration" integer)
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN QUERY SELECT u.id, u.username, u.email, u.first_name, u.last_name, u.telephone,
+    u.reference, u.is_staff, u.is_admin, u.session_generation
+  FROM users u WHERE u.id = p_id;
+END $$;
+--> statement-breakpoint
+CREATE FUNCTION cart_doc(p_id integer, p_user integer, p_staff boolean)
+RETURNS SETOF text
+LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN QUERY SELECT (select row_to_json(j) from (select c.id,
+    (select row_to_json(k) from (select k.id, k.cart_id as cart,
+        to_char(k.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+        k.order_id, k.order_number, k.timed_out
+      from checkouts k where k.cart_id = c.id) k) as checkout,
+    array(select cc.control_id from control_carts cc where cc.cart_id = c.id
+      order by cc.control_id) as controls,
+    to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+    to_char(c.last_activity at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_activity,
+    c.customer_order_number, c.order_mark, c.reference,
+    array_to_json(array(select row_to_json(i) from (select i.id, i.cart_id as cart,
+        i.part_number, i.quantity,
+        to_char(i.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created
+      from items i where i.cart_id = c.id order by i.created, i.id) i)) as items,
+    c.items_count, c.total_quantity,
+    (select row_to_json(o) from (select o.id, o.code,
+        to_char(o.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+        o.name, o.organization_id, o.parent_code
+      from organizations o where o.id = c.organization_id) o) as organization,
+    (select row_to_json(s) from (select
+        to_char(s.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+        s.gln, s.id
+      from stores s where s.id = c.store_id) s) as store,
+    (select row_to_json(u) from (select u.email, u.first_name, u.id, u.last_name, u.username
+      from users u where u.id = c.user_id) u) as "user",
+    c.checkout_availability_error,
+    to_char(c.checkout_availability_error_at at time zone 'UTC',
+      'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as checkout_availability_error_at,
+    (select o.has_unlimited_credit from organizations o
+      where o.id = c.organization_id) as has_unlimited_credit) j)::text
+  FROM carts c WHERE c.id = p_id AND (c.user_id = p_user OR p_staff);
+END $$;

@@ -1,0 +1,115 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { GET_CART } from '../../src/carts/queries.js';
+import { openDatabase } from '../../src/db/client.js';
+import type { Statement } from '../../src/db/statement.js';
+import { USER_BY_ID } from '../../src/http/auth.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
+import {
+  cartWith,
+  checkedOutCart,
+  createCart,
+  createStore,
+  loginStaff,
+} from '../helpers/fixtures.js';
+
+/**
+ * Behind a transaction pooler the hot reads run as PL/pgSQL functions (migration 0019,
+ * decision 0016), whose plans the pooler's server connections keep. A function must answer
+ * exactly what its statement answers (the statement is what runs on a direct connection and
+ * on PGlite), and behind a pooler the function must be what is sent.
+ */
+const AWKWARD = 'a "quoted" \\ back\tslash\nnew line é ✓ 😀 </script> \u2028';
+
+let ctx: TestContext;
+let anna: Session;
+let staff: Session;
+const carts: number[] = [];
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  anna = await ctx.login('anna');
+  staff = await loginStaff(ctx);
+  const gln = '4000000000024';
+  await createStore(ctx, gln);
+  carts.push(
+    await cartWith(ctx, anna, { store: gln, customer_order_number: AWKWARD, reference: AWKWARD }, [
+      [`P-${AWKWARD}`, 3],
+      ['P-2', 1],
+    ]),
+  );
+  carts.push(await createCart(ctx, anna, { store: null, reference: null }));
+  carts.push(await checkedOutCart(ctx, anna, { store: gln }));
+}, 60_000);
+
+afterAll(() => ctx?.close());
+
+/** The statement's function call, run as a plain statement (whatever the connection). */
+const asFunction = (statement: Statement): Statement => {
+  expect(statement.pooled).toBeDefined();
+  return { text: statement.pooled as string };
+};
+
+describe('the functions behind a pooler', () => {
+  it('answer a cart exactly as its statement does, for its owner, another user and staff', async () => {
+    const run = ctx.database.run;
+    let found = 0;
+    for (const cart of [...carts, 999_999]) {
+      for (const values of [
+        [cart, anna.userId, false],
+        [cart, staff.userId, false],
+        [cart, staff.userId, true],
+      ]) {
+        const direct = await run<{ doc: string }>(GET_CART, values);
+        expect(await run<{ doc: string }>(asFunction(GET_CART), values)).toEqual(direct);
+        found += direct.length;
+      }
+    }
+    // Owner and staff see each of the three carts; the other user none; the missing one nobody.
+    expect(found).toBe(6);
+  });
+
+  it('answer a user exactly as its statement does', async () => {
+    const run = ctx.database.run;
+    for (const id of [anna.userId, staff.userId, 999_999]) {
+      const direct = await run(USER_BY_ID, [id]);
+      expect(direct.length).toBe(id === 999_999 ? 0 : 1);
+      expect(await run(asFunction(USER_BY_ID), [id])).toEqual(direct);
+    }
+  });
+
+  it.skipIf(!onPostgres)(
+    'are what a pooled connection sends; a direct one sends the statement',
+    async () => {
+      const { url, drop } = await createPostgresDatabase();
+      const sent: string[] = [];
+      const realQuery = pg.Client.prototype.query;
+      const spied = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+        this: pg.Client,
+        ...args: unknown[]
+      ) {
+        const config = args[0] as string | { text?: string };
+        sent.push(typeof config === 'string' ? config : (config?.text ?? ''));
+        return (realQuery as (...a: unknown[]) => unknown).apply(this, args);
+      } as never);
+      try {
+        for (const pooler of ['transaction', 'none'] as const) {
+          const database = await openDatabase({ url, pooler, poolSize: 1 });
+          try {
+            sent.length = 0;
+            await database.run(GET_CART, [carts[0], anna.userId, false]);
+            await database.run(USER_BY_ID, [anna.userId]);
+            const calls = sent.filter((text) => /cart_doc\(|auth_user\(/.test(text));
+            expect(calls.length, pooler).toBe(pooler === 'transaction' ? 2 : 0);
+          } finally {
+            await database.close();
+          }
+        }
+      } finally {
+        spied.mockRestore();
+        await drop();
+      }
+    },
+  );
+});
