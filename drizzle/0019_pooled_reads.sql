@@ -53,3 +53,33 @@ BEGIN
       where o.id = c.organization_id) as has_unlimited_credit) j)::text
   FROM carts c WHERE c.id = p_id AND (c.user_id = p_user OR p_staff);
 END $$;
+--> statement-breakpoint
+-- A line added (src/items/logic.ts ADD_ITEM, the same text with `iso()` written out): a
+-- write, still sent in the service's verified transaction (BEGIN, the call, COMMIT).
+CREATE FUNCTION add_item(p_cart integer, p_user integer, p_part text, p_quantity integer,
+  p_now timestamptz)
+RETURNS TABLE (checked_out boolean, checkout_frozen boolean, id integer, cart_id integer,
+  part_number text, quantity integer, created text)
+LANGUAGE plpgsql VOLATILE AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY WITH cart AS (
+    SELECT c.id, c.checked_out, c.checkout_frozen FROM carts c
+    WHERE c.id = p_cart AND c.user_id = p_user FOR UPDATE
+  ), line AS (
+    INSERT INTO items AS it (cart_id, part_number, quantity, created)
+    SELECT cart.id, p_part, p_quantity, p_now FROM cart
+    WHERE NOT cart.checked_out AND NOT cart.checkout_frozen
+    ON CONFLICT (cart_id, part_number) DO UPDATE SET quantity = it.quantity + excluded.quantity
+      WHERE it.quantity + excluded.quantity <= 1000000
+    RETURNING it.id, it.cart_id, it.part_number, it.quantity, it.created, it.xmax = 0 AS inserted
+  ), touched AS (
+    UPDATE carts SET items_count = carts.items_count + CASE WHEN line.inserted THEN 1 ELSE 0 END,
+      total_quantity = carts.total_quantity + p_quantity, last_activity = p_now
+    FROM line WHERE carts.id = line.cart_id
+  )
+  SELECT cart.checked_out, cart.checkout_frozen, line.id, line.cart_id,
+    line.part_number::text, line.quantity,
+    to_char(line.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
+  FROM cart LEFT JOIN line ON true;
+END $$;

@@ -8,7 +8,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { DatabaseReadOnly } from './errors.js';
-import { GuardedPool, sessionSettings, WRITABLE_CHECK } from './pool.js';
+import { GuardedPool, isWrite, sessionSettings, WRITABLE_CHECK } from './pool.js';
 import * as schema from './schema.js';
 import type { Run, Statement } from './statement.js';
 
@@ -117,6 +117,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       const { unverifiedWrite } = statement;
       // Behind a pooler, a hot read runs as its function: plans kept per server connection.
       const text = pooled ? (statement.pooled ?? statement.text) : statement.text;
+      // A function standing for a write is still run as one (a verified transaction).
+      const write = text !== statement.text && isWrite(statement.text);
       const genericPlan = name !== undefined && statement.genericPlan;
       const result = await client.query({
         name,
@@ -124,6 +126,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
         values,
         unverifiedWrite,
         genericPlan,
+        write,
       } as pg.QueryConfig);
       return result.rows as Row[];
     };

@@ -68,7 +68,9 @@ const isCommit = (config: unknown) => /^\s*commit\s*;?\s*$/i.test(textOf(config)
 const isBegin = (config: unknown) =>
   /^\s*(begin|start\s+transaction)\b[^;]*;?\s*$/i.test(textOf(config));
 const isRollback = (config: unknown) => /^\s*rollback\s*;?\s*$/i.test(textOf(config));
-const isWrite = (config: unknown) =>
+/** A write by its text; or a call that stands for one (`write`: a function behind a pooler). */
+export const isWrite = (config: unknown) =>
+  (config as { write?: boolean })?.write === true ||
   /^\s*(insert|update|delete|with|merge)\b/i.test(textOf(config));
 
 const COMMITTED = { command: 'COMMIT', rowCount: null, rows: [], fields: [] };

@@ -4,6 +4,7 @@ import { GET_CART } from '../../src/carts/queries.js';
 import { openDatabase } from '../../src/db/client.js';
 import type { Statement } from '../../src/db/statement.js';
 import { USER_BY_ID } from '../../src/http/auth.js';
+import { ADD_ITEM } from '../../src/items/logic.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
 import {
@@ -79,6 +80,56 @@ describe('the functions behind a pooler', () => {
     }
   });
 
+  it('add a line exactly as its statement does: new, merged, over the limit, closed, not theirs', async () => {
+    const run = ctx.database.run;
+    const [a, b] = [await createCart(ctx, anna, {}), await createCart(ctx, anna, {})];
+    const closed = await checkedOutCart(ctx, anna, {});
+    const now = '2026-03-01T09:15:02.123456Z';
+    const strip = (rows: Record<string, unknown>[]) =>
+      rows.map(({ id, ...rest }) => ({ ...rest, id: id === null ? null : 'id' }));
+    const cases: [number | 'a', number, string, number][] = [
+      ['a', anna.userId, 'P-1', 3], // a new line
+      ['a', anna.userId, 'P-1', 4], // merged
+      ['a', anna.userId, 'P-1', 999_999], // over the line's limit
+      ['a', staff.userId, 'P-1', 1], // not the user's cart
+      [closed, anna.userId, 'P-2', 1], // checked out
+    ];
+    for (const [cart, user, part, quantity] of cases) {
+      const direct = await run<Record<string, unknown>>(ADD_ITEM, [
+        cart === 'a' ? a : cart,
+        user,
+        part,
+        quantity,
+        now,
+      ]);
+      const called = await run<Record<string, unknown>>(asFunction(ADD_ITEM), [
+        cart === 'a' ? b : cart,
+        user,
+        part,
+        quantity,
+        now,
+      ]);
+      const same = strip(called).map((row) => ({
+        ...row,
+        cart_id: row.cart_id === b ? a : row.cart_id,
+      }));
+      expect(same).toEqual(strip(direct));
+    }
+    // The two carts now read the same but for their ids.
+    const doc = async (id: number) => {
+      const [row] = await run<{ doc: string }>(GET_CART, [id, anna.userId, false]);
+      const { id: _, created: __, items, ...rest } = JSON.parse(row.doc);
+      return {
+        ...rest,
+        items: items.map((line: { part_number: string; quantity: number }) => [
+          line.part_number,
+          line.quantity,
+        ]),
+      };
+    };
+    expect(await doc(b)).toEqual(await doc(a));
+  });
+
   it.skipIf(!onPostgres)(
     'are what a pooled connection sends; a direct one sends the statement',
     async () => {
@@ -100,8 +151,11 @@ describe('the functions behind a pooler', () => {
             sent.length = 0;
             await database.run(GET_CART, [carts[0], anna.userId, false]);
             await database.run(USER_BY_ID, [anna.userId]);
-            const calls = sent.filter((text) => /cart_doc\(|auth_user\(/.test(text));
-            expect(calls.length, pooler).toBe(pooler === 'transaction' ? 2 : 0);
+            await database.run(ADD_ITEM, [1, 1, 'P-9', 1, '2026-03-01T09:15:02Z']);
+            const calls = sent.filter((text) => /cart_doc\(|auth_user\(|add_item\(/.test(text));
+            expect(calls.length, pooler).toBe(pooler === 'transaction' ? 3 : 0);
+            // The write's call still runs in a verified transaction: BEGIN with it, then COMMIT.
+            expect(sent.filter((text) => /^\s*commit/i.test(text)).length, pooler).toBe(1);
           } finally {
             await database.close();
           }
