@@ -85,7 +85,7 @@ describe('the functions behind a pooler', () => {
     const [a, b] = [await createCart(ctx, anna, {}), await createCart(ctx, anna, {})];
     const closed = await checkedOutCart(ctx, anna, {});
     const now = '2026-03-01T09:15:02.123456Z';
-    const strip = (rows: Record<string, unknown>[]) =>
+    const strip = (rows: Record<string, unknown>[]): Record<string, unknown>[] =>
       rows.map(({ id, ...rest }) => ({ ...rest, id: id === null ? null : 'id' }));
     const cases: [number | 'a', number, string, number][] = [
       ['a', anna.userId, 'P-1', 3], // a new line
