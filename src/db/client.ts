@@ -49,6 +49,12 @@ export interface Database {
   dumpDataDir?(): Promise<Blob | File>;
   /** Resolves when the database answers and can write (a standby or read-only session cannot). */
   ping(): Promise<void>;
+  /**
+   * Behind a transaction pooler: true when the server connections already default to the
+   * session settings (ALTER ROLE/DATABASE … SET), so single reads go without them from now
+   * on (GuardedPool.adoptServerDefaults). False otherwise, and on a direct connection or PGlite.
+   */
+  adoptServerDefaults(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -150,6 +156,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     },
     migrate: () => migratePostgres(options.migrationUrl ?? url, options.poolTimeoutMs ?? 3000),
     ping: () => pool.checkWritable(),
+    adoptServerDefaults: () => pool.adoptServerDefaults(),
     close: () => pool.end(),
   };
 }
@@ -260,6 +267,7 @@ async function openPglite(
       return client.transaction((tx) => work(runOn(tx)));
     },
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    adoptServerDefaults: async () => false,
     ping: async () => {
       if (closed) throw new Error('database closed');
       const { rows } = await client.query<{ recovery: boolean; read_only: boolean }>(

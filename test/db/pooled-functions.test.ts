@@ -166,4 +166,66 @@ describe('the functions behind a pooler', () => {
       }
     },
   );
+
+  it.skipIf(!onPostgres)(
+    'skip the per-read settings once the server connections default to them',
+    async () => {
+      const { url, drop } = await createPostgresDatabase();
+      const sent: string[] = [];
+      const realQuery = pg.Client.prototype.query;
+      const spied = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+        this: pg.Client,
+        ...args: unknown[]
+      ) {
+        const config = args[0] as { text?: string; before?: string[] } | string;
+        if (typeof config === 'string') sent.push(config);
+        else sent.push(...(config?.before ?? []), config?.text ?? '');
+        return (realQuery as (...a: unknown[]) => unknown).apply(this, args);
+      } as never);
+      const read = { text: "select current_setting('statement_timeout') as t" };
+      const settingsSent = () => sent.filter((text) => text.includes('set_config')).length;
+      try {
+        // Defaults not in place: each read sets them for itself.
+        let database = await openDatabase({ url, pooler: 'transaction', poolSize: 4 });
+        expect(await database.adoptServerDefaults()).toBe(false);
+        sent.length = 0;
+        expect(await database.run<{ t: string }>(read, [])).toEqual([{ t: '5s' }]);
+        expect(settingsSent()).toBe(1);
+        await database.close();
+        // The operator's step (docs/operations.md "Behind a pooler"), on this database.
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        const name = new URL(url).pathname.slice(1);
+        for (const [setting, value] of [
+          ['statement_timeout', '5000'],
+          ['idle_in_transaction_session_timeout', '5000'],
+          ['TimeZone', 'UTC'],
+          ['max_parallel_workers_per_gather', '0'],
+        ]) {
+          await admin.query(`alter database ${name} set ${setting} = '${value}'`);
+        }
+        await admin.end();
+        database = await openDatabase({ url, pooler: 'transaction', poolSize: 4 });
+        try {
+          expect(await database.adoptServerDefaults()).toBe(true);
+          sent.length = 0;
+          expect(await database.run<{ t: string }>(read, [])).toEqual([{ t: '5s' }]);
+          expect(settingsSent()).toBe(0);
+          // A transaction goes without them too, and still knows its id (a verified commit).
+          await database.transaction((run) => run(read, []));
+          expect(settingsSent()).toBe(0);
+          expect(sent.some((text) => /pg_current_xact_id/.test(text))).toBe(true);
+        } finally {
+          await database.close();
+        }
+        // A direct connection never asks.
+        const direct = await openDatabase({ url, pooler: 'none', poolSize: 1 });
+        expect(await direct.adoptServerDefaults()).toBe(false);
+        await direct.close();
+      } finally {
+        spied.mockRestore();
+        await drop();
+      }
+    },
+  );
 });
