@@ -364,6 +364,21 @@ export function sessionSettings(statementTimeoutMs: number): [string, string][] 
   ];
 }
 
+/**
+ * The operator's step behind a pooler (docs/operations.md "Behind a pooler"): the session
+ * settings as the service role's defaults, which PgBouncer's server connections get at login;
+ * `GuardedPool.adoptServerDefaults` then finds them and single reads go without them.
+ * `target`: `ROLE CURRENT_USER` (the role that runs it) or `DATABASE <name>`.
+ */
+export function sessionDefaultsSql(
+  statementTimeoutMs: number,
+  target = 'ROLE CURRENT_USER',
+): string[] {
+  return sessionSettings(statementTimeoutMs).map(
+    ([name, value]) => `ALTER ${target} SET ${name} = '${value}'`,
+  );
+}
+
 /** `set_config(…, true), …`: the settings for the current transaction only. */
 const settingsForTransaction = (settings: [string, string][]) =>
   settings.map(([name, value], i) => `set_config('${name}', '${value}', true) as s${i}`).join(', ');
