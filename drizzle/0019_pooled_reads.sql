@@ -83,3 +83,40 @@ BEGIN
     to_char(line.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')
   FROM cart LEFT JOIN line ON true;
 END $$;
+--> statement-breakpoint
+-- A customer's first page of their own carts, by default order (src/carts/queries.ts, the
+-- hot page of a customer, its text verbatim: $1 and $2 are the function's parameters, the
+-- user both times). Its plan made once, as on a direct connection (decision 0013).
+CREATE FUNCTION customer_page(p_count_user integer, p_page_user integer)
+RETURNS TABLE (total integer, results text)
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  RETURN QUERY select (select count(*)::int from carts c
+    where c.user_id = $1) as total,
+    array_to_json(array(select (select row_to_json(j) from (select c.id,
+    (select row_to_json(k) from (select k.id, k.cart_id as cart, to_char(k.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+        k.order_id, k.order_number, k.timed_out
+      from checkouts k where k.cart_id = c.id) k) as checkout,
+    array(select cc.control_id from control_carts cc where cc.cart_id = c.id
+      order by cc.control_id) as controls,
+    to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, to_char(c.last_activity at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_activity,
+    c.customer_order_number, c.order_mark, c.reference,
+    array_to_json(array(select row_to_json(i) from (select i.id, i.cart_id as cart,
+        i.part_number, i.quantity, to_char(i.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created
+      from items i where i.cart_id = c.id order by i.created, i.id) i)) as items,
+    c.items_count, c.total_quantity,
+    (select row_to_json(o) from (select o.id, o.code, to_char(o.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, o.name,
+        o.organization_id, o.parent_code
+      from organizations o where o.id = c.organization_id) o) as organization,
+    (select row_to_json(s) from (select to_char(s.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, s.gln, s.id
+      from stores s where s.id = c.store_id) s) as store,
+    (select row_to_json(u) from (select u.email, u.first_name, u.id, u.last_name, u.username
+      from users u where u.id = c.user_id) u) as "user",
+    c.checkout_availability_error,
+    to_char(c.checkout_availability_error_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as checkout_availability_error_at,
+    (select o.has_unlimited_credit from organizations o
+      where o.id = c.organization_id) as has_unlimited_credit) j) from unnest(array(select c.id from carts c
+      where c.user_id = $2
+      order by c.created desc, c.id desc limit 20 offset 0)) with ordinality p(id, pos)
+      join carts c on c.id = p.id order by p.pos))::text as results;
+END $$;

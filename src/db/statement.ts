@@ -79,9 +79,9 @@ export const builtStatement = (text: string): Statement => ({ text });
 export class HotStatements {
   private readonly byText = new Map<string, Statement>();
 
-  /** Fixes `text`, built with the parameters `p`. */
-  add(text: string, p: Params): void {
-    this.byText.set(text, statement(text, { genericPlan: p.values.length > 0 }));
+  /** Fixes `text`, built with the parameters `p`; `pooled`: its function call (see Statement). */
+  add(text: string, p: Params, pooled?: string): void {
+    this.byText.set(text, statement(text, { genericPlan: p.values.length > 0, pooled }));
   }
 
   /** The fixed statement of `text`, else one built for this request. */

@@ -1,8 +1,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { GET_CART } from '../../src/carts/queries.js';
+import { readCartFilter } from '../../src/carts/filter.js';
+import { GET_CART, pageStatement } from '../../src/carts/queries.js';
 import { openDatabase } from '../../src/db/client.js';
-import type { Statement } from '../../src/db/statement.js';
+import { sessionDefaultsSql } from '../../src/db/pool.js';
+import { Params, type Statement } from '../../src/db/statement.js';
+import type { AuthUser } from '../../src/http/auth.js';
 import { USER_BY_ID } from '../../src/http/auth.js';
 import { ADD_ITEM } from '../../src/items/logic.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
@@ -69,6 +72,18 @@ describe('the functions behind a pooler', () => {
     }
     // Owner and staff see each of the three carts; the other user none; the missing one nobody.
     expect(found).toBe(6);
+  });
+
+  it("answer a customer's first page exactly as its statement does", async () => {
+    const run = ctx.database.run;
+    const p = new Params();
+    const customer = { id: anna.userId, isStaff: false, isAdmin: false } as AuthUser;
+    const page = pageStatement(readCartFilter(customer, {}, 0), undefined, p, 20, 0);
+    for (const id of [anna.userId, staff.userId]) {
+      const direct = await run<{ total: number; results: string }>(page, [id, id]);
+      expect(await run(asFunction(page), [id, id])).toEqual(direct);
+      expect(direct[0].total > 0).toBe(id === anna.userId);
+    }
   });
 
   it('answer a user exactly as its statement does', async () => {
@@ -152,8 +167,19 @@ describe('the functions behind a pooler', () => {
             await database.run(GET_CART, [carts[0], anna.userId, false]);
             await database.run(USER_BY_ID, [anna.userId]);
             await database.run(ADD_ITEM, [1, 1, 'P-9', 1, '2026-03-01T09:15:02Z']);
-            const calls = sent.filter((text) => /cart_doc\(|auth_user\(|add_item\(/.test(text));
-            expect(calls.length, pooler).toBe(pooler === 'transaction' ? 3 : 0);
+            const customer = { id: 1, isStaff: false, isAdmin: false } as AuthUser;
+            const page = pageStatement(
+              readCartFilter(customer, {}, 0),
+              undefined,
+              new Params(),
+              20,
+              0,
+            );
+            await database.run(page, [1, 1]);
+            const calls = sent.filter((text) =>
+              /cart_doc\(|auth_user\(|add_item\(|customer_page\(/.test(text),
+            );
+            expect(calls.length, pooler).toBe(pooler === 'transaction' ? 4 : 0);
             // The write's call still runs in a verified transaction: BEGIN with it, then COMMIT.
             expect(sent.filter((text) => /^\s*commit/i.test(text)).length, pooler).toBe(1);
           } finally {
@@ -196,14 +222,7 @@ describe('the functions behind a pooler', () => {
         const admin = new pg.Client({ connectionString: url });
         await admin.connect();
         const name = new URL(url).pathname.slice(1);
-        for (const [setting, value] of [
-          ['statement_timeout', '5000'],
-          ['idle_in_transaction_session_timeout', '5000'],
-          ['TimeZone', 'UTC'],
-          ['max_parallel_workers_per_gather', '0'],
-        ]) {
-          await admin.query(`alter database ${name} set ${setting} = '${value}'`);
-        }
+        for (const text of sessionDefaultsSql(5000, `DATABASE ${name}`)) await admin.query(text);
         await admin.end();
         database = await openDatabase({ url, pooler: 'transaction', poolSize: 4 });
         try {
