@@ -120,3 +120,177 @@ BEGIN
       order by c.created desc, c.id desc limit 20 offset 0)) with ordinality p(id, pos)
       join carts c on c.id = p.id order by p.pos))::text as results;
 END $$;
+--> statement-breakpoint
+-- Staff's first pages, by default order (src/carts/queries.ts HOT_PAGES, the texts verbatim):
+-- over all carts, of a store, between dates, from and up to a date. The parameters come as
+-- text: each text casts its own (`$1::timestamptz`) or compares with a text column (gln).
+-- Their plans made once, as on a direct connection (decision 0013).
+-- Staff: all carts.
+CREATE FUNCTION staff_page()
+RETURNS TABLE (total float8, results text)
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  RETURN QUERY select (select coalesce(sum(n), 0)::float8 from (select r.carts::int as n from cart_grains_all r where r.grain = 'T') t) as total,
+    array_to_json(array(select (select row_to_json(j) from (select c.id,
+    (select row_to_json(k) from (select k.id, k.cart_id as cart, to_char(k.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+        k.order_id, k.order_number, k.timed_out
+      from checkouts k where k.cart_id = c.id) k) as checkout,
+    array(select cc.control_id from control_carts cc where cc.cart_id = c.id
+      order by cc.control_id) as controls,
+    to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, to_char(c.last_activity at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_activity,
+    c.customer_order_number, c.order_mark, c.reference,
+    array_to_json(array(select row_to_json(i) from (select i.id, i.cart_id as cart,
+        i.part_number, i.quantity, to_char(i.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created
+      from items i where i.cart_id = c.id order by i.created, i.id) i)) as items,
+    c.items_count, c.total_quantity,
+    (select row_to_json(o) from (select o.id, o.code, to_char(o.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, o.name,
+        o.organization_id, o.parent_code
+      from organizations o where o.id = c.organization_id) o) as organization,
+    (select row_to_json(s) from (select to_char(s.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, s.gln, s.id
+      from stores s where s.id = c.store_id) s) as store,
+    (select row_to_json(u) from (select u.email, u.first_name, u.id, u.last_name, u.username
+      from users u where u.id = c.user_id) u) as "user",
+    c.checkout_availability_error,
+    to_char(c.checkout_availability_error_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as checkout_availability_error_at,
+    (select o.has_unlimited_credit from organizations o
+      where o.id = c.organization_id) as has_unlimited_credit) j) from unnest(array(select c.id from carts c
+
+      order by c.created desc, c.id desc limit 20 offset 0)) with ordinality p(id, pos)
+      join carts c on c.id = p.id order by p.pos))::text as results;
+END $$;
+--> statement-breakpoint
+-- Staff: a store (gln).
+CREATE FUNCTION staff_page_store(p1 text, p2 text)
+RETURNS TABLE (total float8, results text)
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  RETURN QUERY select (select coalesce(sum(n), 0)::float8 from (select r.carts::int as n from cart_grains r where r.grain = 'T' and r.store_id = (select id from stores where gln = $1)) t) as total,
+    array_to_json(array(select (select row_to_json(j) from (select c.id,
+    (select row_to_json(k) from (select k.id, k.cart_id as cart, to_char(k.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+        k.order_id, k.order_number, k.timed_out
+      from checkouts k where k.cart_id = c.id) k) as checkout,
+    array(select cc.control_id from control_carts cc where cc.cart_id = c.id
+      order by cc.control_id) as controls,
+    to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, to_char(c.last_activity at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_activity,
+    c.customer_order_number, c.order_mark, c.reference,
+    array_to_json(array(select row_to_json(i) from (select i.id, i.cart_id as cart,
+        i.part_number, i.quantity, to_char(i.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created
+      from items i where i.cart_id = c.id order by i.created, i.id) i)) as items,
+    c.items_count, c.total_quantity,
+    (select row_to_json(o) from (select o.id, o.code, to_char(o.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, o.name,
+        o.organization_id, o.parent_code
+      from organizations o where o.id = c.organization_id) o) as organization,
+    (select row_to_json(s) from (select to_char(s.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, s.gln, s.id
+      from stores s where s.id = c.store_id) s) as store,
+    (select row_to_json(u) from (select u.email, u.first_name, u.id, u.last_name, u.username
+      from users u where u.id = c.user_id) u) as "user",
+    c.checkout_availability_error,
+    to_char(c.checkout_availability_error_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as checkout_availability_error_at,
+    (select o.has_unlimited_credit from organizations o
+      where o.id = c.organization_id) as has_unlimited_credit) j) from unnest(array(select c.id from carts c
+      where c.store_id = (select id from stores where gln = $2)
+      order by c.created desc, c.id desc limit 20 offset 0)) with ordinality p(id, pos)
+      join carts c on c.id = p.id order by p.pos))::text as results;
+END $$;
+--> statement-breakpoint
+-- Staff: between dates.
+CREATE FUNCTION staff_page_between(p1 text, p2 text, p3 text, p4 text)
+RETURNS TABLE (total float8, results text)
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  RETURN QUERY select (select coalesce(sum(n), 0)::float8 from (select 1 as n from carts c where c.created > $1::timestamptz and c.created < least((date_trunc('hour', ($1::timestamptz at time zone 'UTC')) + interval '1 hour') at time zone 'UTC', $2::timestamptz) union all select r.carts::int as n from cart_hours r where r.hour >= date_trunc('hour', ($1::timestamptz at time zone 'UTC')) + interval '1 hour' and r.hour < least((($1::timestamptz at time zone 'UTC')::date + 1)::timestamp, greatest(date_trunc('hour', ($1::timestamptz at time zone 'UTC')) + interval '1 hour', date_trunc('hour', ($2::timestamptz at time zone 'UTC')))) union all select r.carts::int as n from cart_hours r where r.hour >= greatest((($1::timestamptz at time zone 'UTC')::date + 1)::timestamp, ($2::timestamptz at time zone 'UTC')::date::timestamp) and r.hour < greatest(date_trunc('hour', ($1::timestamptz at time zone 'UTC')) + interval '1 hour', date_trunc('hour', ($2::timestamptz at time zone 'UTC'))) union all select 1 as n from carts c where c.created >= (greatest(date_trunc('hour', ($1::timestamptz at time zone 'UTC')) + interval '1 hour', date_trunc('hour', ($2::timestamptz at time zone 'UTC')))) at time zone 'UTC' and c.created < $2::timestamptz union all select r.carts::int as n from cart_grains_all r where r.grain = 'M' and r.period >= (date_trunc('month', ($1::timestamptz at time zone 'UTC')::date::timestamp) + interval '1 month')::date and r.period < date_trunc('month', ($2::timestamptz at time zone 'UTC')::date::timestamp)::date union all select r.carts::int as n from cart_days r where r.day >= ($1::timestamptz at time zone 'UTC')::date + 1 and r.day < (date_trunc('month', ($1::timestamptz at time zone 'UTC')::date::timestamp) + interval '1 month')::date and r.day < ($2::timestamptz at time zone 'UTC')::date union all select r.carts::int as n from cart_days r where r.day >= greatest((date_trunc('month', ($1::timestamptz at time zone 'UTC')::date::timestamp) + interval '1 month')::date, date_trunc('month', ($2::timestamptz at time zone 'UTC')::date::timestamp)::date) and r.day < ($2::timestamptz at time zone 'UTC')::date) t) as total,
+    array_to_json(array(select (select row_to_json(j) from (select c.id,
+    (select row_to_json(k) from (select k.id, k.cart_id as cart, to_char(k.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+        k.order_id, k.order_number, k.timed_out
+      from checkouts k where k.cart_id = c.id) k) as checkout,
+    array(select cc.control_id from control_carts cc where cc.cart_id = c.id
+      order by cc.control_id) as controls,
+    to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, to_char(c.last_activity at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_activity,
+    c.customer_order_number, c.order_mark, c.reference,
+    array_to_json(array(select row_to_json(i) from (select i.id, i.cart_id as cart,
+        i.part_number, i.quantity, to_char(i.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created
+      from items i where i.cart_id = c.id order by i.created, i.id) i)) as items,
+    c.items_count, c.total_quantity,
+    (select row_to_json(o) from (select o.id, o.code, to_char(o.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, o.name,
+        o.organization_id, o.parent_code
+      from organizations o where o.id = c.organization_id) o) as organization,
+    (select row_to_json(s) from (select to_char(s.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, s.gln, s.id
+      from stores s where s.id = c.store_id) s) as store,
+    (select row_to_json(u) from (select u.email, u.first_name, u.id, u.last_name, u.username
+      from users u where u.id = c.user_id) u) as "user",
+    c.checkout_availability_error,
+    to_char(c.checkout_availability_error_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as checkout_availability_error_at,
+    (select o.has_unlimited_credit from organizations o
+      where o.id = c.organization_id) as has_unlimited_credit) j) from unnest(array(select c.id from carts c
+      where c.created > $3::timestamptz and c.created < $4::timestamptz
+      order by c.created desc, c.id desc limit 20 offset 0)) with ordinality p(id, pos)
+      join carts c on c.id = p.id order by p.pos))::text as results;
+END $$;
+--> statement-breakpoint
+-- Staff: from a date.
+CREATE FUNCTION staff_page_after(p1 text, p2 text)
+RETURNS TABLE (total float8, results text)
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  RETURN QUERY select (select coalesce(sum(n), 0)::float8 from (select 1 as n from carts c where c.created > $1::timestamptz and c.created < (date_trunc('hour', ($1::timestamptz at time zone 'UTC')) + interval '1 hour') at time zone 'UTC' union all select r.carts::int as n from cart_hours r where r.hour >= date_trunc('hour', ($1::timestamptz at time zone 'UTC')) + interval '1 hour' and r.hour < (($1::timestamptz at time zone 'UTC')::date + 1)::timestamp union all select r.carts::int as n from cart_grains_all r where r.grain = 'M' and r.period >= (date_trunc('month', ($1::timestamptz at time zone 'UTC')::date::timestamp) + interval '1 month')::date union all select r.carts::int as n from cart_days r where r.day >= ($1::timestamptz at time zone 'UTC')::date + 1 and r.day < (date_trunc('month', ($1::timestamptz at time zone 'UTC')::date::timestamp) + interval '1 month')::date) t) as total,
+    array_to_json(array(select (select row_to_json(j) from (select c.id,
+    (select row_to_json(k) from (select k.id, k.cart_id as cart, to_char(k.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+        k.order_id, k.order_number, k.timed_out
+      from checkouts k where k.cart_id = c.id) k) as checkout,
+    array(select cc.control_id from control_carts cc where cc.cart_id = c.id
+      order by cc.control_id) as controls,
+    to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, to_char(c.last_activity at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_activity,
+    c.customer_order_number, c.order_mark, c.reference,
+    array_to_json(array(select row_to_json(i) from (select i.id, i.cart_id as cart,
+        i.part_number, i.quantity, to_char(i.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created
+      from items i where i.cart_id = c.id order by i.created, i.id) i)) as items,
+    c.items_count, c.total_quantity,
+    (select row_to_json(o) from (select o.id, o.code, to_char(o.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, o.name,
+        o.organization_id, o.parent_code
+      from organizations o where o.id = c.organization_id) o) as organization,
+    (select row_to_json(s) from (select to_char(s.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, s.gln, s.id
+      from stores s where s.id = c.store_id) s) as store,
+    (select row_to_json(u) from (select u.email, u.first_name, u.id, u.last_name, u.username
+      from users u where u.id = c.user_id) u) as "user",
+    c.checkout_availability_error,
+    to_char(c.checkout_availability_error_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as checkout_availability_error_at,
+    (select o.has_unlimited_credit from organizations o
+      where o.id = c.organization_id) as has_unlimited_credit) j) from unnest(array(select c.id from carts c
+      where c.created > $2::timestamptz
+      order by c.created desc, c.id desc limit 20 offset 0)) with ordinality p(id, pos)
+      join carts c on c.id = p.id order by p.pos))::text as results;
+END $$;
+--> statement-breakpoint
+-- Staff: up to a date.
+CREATE FUNCTION staff_page_before(p1 text, p2 text)
+RETURNS TABLE (total float8, results text)
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+BEGIN
+  RETURN QUERY select (select coalesce(sum(n), 0)::float8 from (select r.carts::int as n from cart_hours r where r.hour >= ($1::timestamptz at time zone 'UTC')::date::timestamp and r.hour < date_trunc('hour', ($1::timestamptz at time zone 'UTC')) union all select 1 as n from carts c where c.created >= (date_trunc('hour', ($1::timestamptz at time zone 'UTC'))) at time zone 'UTC' and c.created < $1::timestamptz union all select r.carts::int as n from cart_grains_all r where r.grain = 'M' and r.period < date_trunc('month', ($1::timestamptz at time zone 'UTC')::date::timestamp)::date union all select r.carts::int as n from cart_days r where r.day >= date_trunc('month', ($1::timestamptz at time zone 'UTC')::date::timestamp)::date and r.day < ($1::timestamptz at time zone 'UTC')::date) t) as total,
+    array_to_json(array(select (select row_to_json(j) from (select c.id,
+    (select row_to_json(k) from (select k.id, k.cart_id as cart, to_char(k.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created,
+        k.order_id, k.order_number, k.timed_out
+      from checkouts k where k.cart_id = c.id) k) as checkout,
+    array(select cc.control_id from control_carts cc where cc.cart_id = c.id
+      order by cc.control_id) as controls,
+    to_char(c.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, to_char(c.last_activity at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as last_activity,
+    c.customer_order_number, c.order_mark, c.reference,
+    array_to_json(array(select row_to_json(i) from (select i.id, i.cart_id as cart,
+        i.part_number, i.quantity, to_char(i.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created
+      from items i where i.cart_id = c.id order by i.created, i.id) i)) as items,
+    c.items_count, c.total_quantity,
+    (select row_to_json(o) from (select o.id, o.code, to_char(o.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, o.name,
+        o.organization_id, o.parent_code
+      from organizations o where o.id = c.organization_id) o) as organization,
+    (select row_to_json(s) from (select to_char(s.created at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created, s.gln, s.id
+      from stores s where s.id = c.store_id) s) as store,
+    (select row_to_json(u) from (select u.email, u.first_name, u.id, u.last_name, u.username
+      from users u where u.id = c.user_id) u) as "user",
+    c.checkout_availability_error,
+    to_char(c.checkout_availability_error_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as checkout_availability_error_at,
+    (select o.has_unlimited_credit from organizations o
+      where o.id = c.organization_id) as has_unlimited_credit) j) from unnest(array(select c.id from carts c
+      where c.created < $2::timestamptz
+      order by c.created desc, c.id desc limit 20 offset 0)) with ordinality p(id, pos)
+      join carts c on c.id = p.id order by p.pos))::text as results;
+END $$;

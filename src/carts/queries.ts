@@ -153,19 +153,23 @@ function wholeNumber(n: number): string {
  * than one with them), and planning cost about half of a page's database time.
  */
 const HOT_PAGES = new HotStatements();
-for (const [staff, query] of [
-  [false, {}],
-  [true, {}],
-  [true, { gln: '0' }],
-  [true, { created_after: ANY_INSTANT, created_before: ANY_INSTANT }],
-  [true, { created_after: ANY_INSTANT }],
-  [true, { created_before: ANY_INSTANT }],
+// Behind a pooler each runs as its function (migration 0019, the same text, decision 0016).
+for (const [staff, query, pooled] of [
+  [false, {}, 'customer_page($1, $2)'],
+  [true, {}, 'staff_page()'],
+  [true, { gln: '0' }, 'staff_page_store($1, $2)'],
+  [
+    true,
+    { created_after: ANY_INSTANT, created_before: ANY_INSTANT },
+    'staff_page_between($1, $2, $3, $4)',
+  ],
+  [true, { created_after: ANY_INSTANT }, 'staff_page_after($1, $2)'],
+  [true, { created_before: ANY_INSTANT }, 'staff_page_before($1, $2)'],
 ] as const) {
   const user = { id: 0, isStaff: staff, isAdmin: false } as AuthUser;
   const p = new Params();
   const text = pageText(readCartFilter(user, query, 0), undefined, p, DEFAULT_PAGE_SIZE, 0);
-  // A customer's page, behind a pooler: its function (migration 0019, the same text).
-  HOT_PAGES.add(text, p, staff ? undefined : 'select * from customer_page($1, $2)');
+  HOT_PAGES.add(text, p, `select * from ${pooled}`);
 }
 
 function fromStores(f: CartFilter): string {

@@ -86,6 +86,27 @@ describe('the functions behind a pooler', () => {
     }
   });
 
+  it("answer staff's first pages exactly as their statements do", async () => {
+    const run = ctx.database.run;
+    const user = { id: staff.userId, isStaff: true, isAdmin: false } as AuthUser;
+    const now = Date.now() * 1000;
+    const [past, future] = ['2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z'];
+    const shapes = [
+      {},
+      { gln: '4000000000024' },
+      { created_after: past, created_before: future },
+      { created_after: past },
+      { created_before: future },
+      { created_after: future },
+    ];
+    for (const query of shapes) {
+      const p = new Params();
+      const page = pageStatement(readCartFilter(user, query, now), undefined, p, 20, 0);
+      const direct = await run<{ total: number; results: string }>(page, p.values);
+      expect(await run(asFunction(page), p.values), JSON.stringify(query)).toEqual(direct);
+    }
+  });
+
   it('answer a user exactly as its statement does', async () => {
     const run = ctx.database.run;
     for (const id of [anna.userId, staff.userId, 999_999]) {
