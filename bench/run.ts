@@ -42,6 +42,7 @@ import pg from 'pg';
 import { DEMO_SERVICE_ACCOUNT } from '../erp-simulator/data.js';
 import { buildServer } from '../scripts/build.mjs';
 import { openDatabase } from '../src/db/client.js';
+import { sessionDefaultsSql } from '../src/db/pool.js';
 import { startPgBouncer } from '../test/helpers/pgbouncer.js';
 import type { Plan } from './load.js';
 import { CUSTOMERS, cartOf, parseScaling, type Shape, STAFF_ID, seed, storeGln } from './seed.js';
@@ -249,6 +250,17 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
   const seedSeconds = (performance.now() - seedStart) / 1000;
   console.log(`seeded in ${seedSeconds.toFixed(1)} s`);
   if (process.env.BENCH_SEED_ONLY === '1') return undefined;
+  if (process.env.BENCH_PGBOUNCER === '1' && process.env.BENCH_DB_DEFAULTS !== '0') {
+    // The operator's step behind a pooler (docs/operations.md), on the scratch database
+    // (after the seed, whose statements run longer than the bound): the service finds the
+    // settings as its server connections' defaults and single reads go without them.
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    const name = new URL(url).pathname.slice(1);
+    for (const text of sessionDefaultsSql(5000, `DATABASE ${name}`)) await client.query(text);
+    await client.end();
+    console.log('session settings set as the database defaults (BENCH_DB_DEFAULTS=0: not)');
+  }
 
   const [simPort, servicePort, barePort, documentPort] = [
     await freePort(),

@@ -97,6 +97,25 @@ async function reportAuditGuard(database: Database, config: Config, log: Logger)
 }
 
 /**
+ * Behind a pooler: when the server connections already default to the session settings
+ * (`npm run admin -- db settings`), single reads go without them (issue 33); else each read
+ * sets them for itself, as before. Either way the start goes on; the log says which.
+ */
+async function reportServerDefaults(database: Database, log: Logger): Promise<void> {
+  try {
+    const hold = await database.adoptServerDefaults();
+    log.info(
+      { sessionDefaults: hold },
+      hold
+        ? 'database defaults hold the session settings: single reads are sent without them'
+        : 'database defaults differ from the session settings: each read sets them (see `admin db settings`)',
+    );
+  } catch (error) {
+    log.warn({ err: { message: (error as Error).message } }, 'database defaults: not checked');
+  }
+}
+
+/**
  * Opens the database (migrating it), the upstream client (starting the bundled simulator
  * when UPSTREAM_URL is unset) and the app, and listens.
  */
@@ -120,6 +139,7 @@ export async function startService(config: Config, options: ServiceOptions = {})
   log.info('start: migrations');
   await migrateWhenReachable(database, log);
   if (database.kind === 'postgres') await reportAuditGuard(database, config, log);
+  if (config.databasePooler === 'transaction') await reportServerDefaults(database, log);
   let simulator: Simulator | undefined;
   let upstreamUrl = config.upstreamUrl;
   let serviceAccount = {

@@ -6,6 +6,7 @@ import { applyAuditGuard } from '../audit/guard.js';
 import { systemClock } from '../clock.js';
 import { AUDIT_MIN_DAYS, loadConfig } from '../config.js';
 import { type Database, type Db, openDatabase } from '../db/client.js';
+import { sessionDefaultsSql } from '../db/pool.js';
 import { publishSessionsEnded } from '../notifications/notifier.js';
 import { endSessions } from '../protections/sessions.js';
 import { describeRetention, runRetention } from '../retention/logic.js';
@@ -160,6 +161,18 @@ function buildProgram(): Command {
     .command('migrate')
     .description('apply pending migrations')
     .action(() => withDb(async () => 'migrations applied'));
+
+  program
+    .command('db-settings')
+    .description(
+      'print the ALTER ROLE statements that make the session settings the role defaults (behind a pooler)',
+    )
+    .action(() => {
+      // Printed, not applied: the operator runs them as the service's role (or with
+      // ALTER ROLE <name>/DATABASE <name> as a superuser), then restarts the instances.
+      const statements = sessionDefaultsSql(loadConfig().databaseStatementTimeoutMs);
+      process.stdout.write(`${statements.map((text) => `${text};`).join('\n')}\n`);
+    });
 
   program
     .command('check-schema')

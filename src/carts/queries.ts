@@ -50,8 +50,12 @@ const CART_JSON = `(select row_to_json(j) from (select c.id,
     (select o.has_unlimited_credit from organizations o
       where o.id = c.organization_id) as has_unlimited_credit) j)`;
 
-const GET_CART = statement(`select ${CART_JSON}::text as doc from carts c
-  where c.id = $1 and (c.user_id = $2 or $3)`);
+export const GET_CART = statement(
+  `select ${CART_JSON}::text as doc from carts c
+  where c.id = $1 and (c.user_id = $2 or $3)`,
+  // Behind a pooler (migration 0019: the same text, its plans kept per server connection).
+  { pooled: 'select doc from cart_doc($1, $2, $3) as doc' },
+);
 
 /** One cart the user may see (their own; staff: any), in list form as JSON text: one statement. */
 export async function getCart(database: Database, user: AuthUser, cartId: number): Promise<string> {
@@ -149,17 +153,23 @@ function wholeNumber(n: number): string {
  * than one with them), and planning cost about half of a page's database time.
  */
 const HOT_PAGES = new HotStatements();
-for (const [staff, query] of [
-  [false, {}],
-  [true, {}],
-  [true, { gln: '0' }],
-  [true, { created_after: ANY_INSTANT, created_before: ANY_INSTANT }],
-  [true, { created_after: ANY_INSTANT }],
-  [true, { created_before: ANY_INSTANT }],
+// Behind a pooler each runs as its function (migration 0019, the same text, decision 0016).
+for (const [staff, query, pooled] of [
+  [false, {}, 'customer_page($1, $2)'],
+  [true, {}, 'staff_page()'],
+  [true, { gln: '0' }, 'staff_page_store($1, $2)'],
+  [
+    true,
+    { created_after: ANY_INSTANT, created_before: ANY_INSTANT },
+    'staff_page_between($1, $2, $3, $4)',
+  ],
+  [true, { created_after: ANY_INSTANT }, 'staff_page_after($1, $2)'],
+  [true, { created_before: ANY_INSTANT }, 'staff_page_before($1, $2)'],
 ] as const) {
   const user = { id: 0, isStaff: staff, isAdmin: false } as AuthUser;
   const p = new Params();
-  HOT_PAGES.add(pageText(readCartFilter(user, query, 0), undefined, p, DEFAULT_PAGE_SIZE, 0), p);
+  const text = pageText(readCartFilter(user, query, 0), undefined, p, DEFAULT_PAGE_SIZE, 0);
+  HOT_PAGES.add(text, p, `select * from ${pooled}`);
 }
 
 function fromStores(f: CartFilter): string {

@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import pg from 'pg';
 import { tracingOn, withSpan } from '../tracing/spans.js';
 import { DatabaseReadOnly } from './errors.js';
-import { GuardedPool, sessionSettings, WRITABLE_CHECK } from './pool.js';
+import { GuardedPool, isWrite, sessionSettings, WRITABLE_CHECK } from './pool.js';
 import * as schema from './schema.js';
 import type { Run, Statement } from './statement.js';
 
@@ -62,6 +62,12 @@ export interface Database {
   dumpDataDir?(): Promise<Blob | File>;
   /** Resolves when the database answers and can write (a standby or read-only session cannot). */
   ping(): Promise<void>;
+  /**
+   * Behind a transaction pooler: true when the server connections already default to the
+   * session settings (ALTER ROLE/DATABASE … SET), so single reads go without them from now
+   * on (GuardedPool.adoptServerDefaults). False otherwise, and on a direct connection or PGlite.
+   */
+  adoptServerDefaults(): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -127,7 +133,11 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       counter.queries += 1;
       // Named (prepared once per connection) only on a direct connection.
       const name = pooled ? undefined : statement.name;
-      const { text, unverifiedWrite } = statement;
+      const { unverifiedWrite } = statement;
+      // Behind a pooler, a hot read runs as its function: plans kept per server connection.
+      const text = pooled ? (statement.pooled ?? statement.text) : statement.text;
+      // A function standing for a write is still run as one (a verified transaction).
+      const write = text !== statement.text && isWrite(statement.text);
       const genericPlan = name !== undefined && statement.genericPlan;
       const result = await client.query({
         name,
@@ -135,6 +145,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
         values,
         unverifiedWrite,
         genericPlan,
+        write,
       } as pg.QueryConfig);
       return result.rows as Row[];
     };
@@ -158,6 +169,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
     },
     migrate: () => migratePostgres(options.migrationUrl ?? url, options.poolTimeoutMs ?? 3000),
     ping: () => pool.checkWritable(),
+    adoptServerDefaults: () => pool.adoptServerDefaults(),
     close: () => pool.end(),
   };
 }
@@ -275,6 +287,7 @@ async function openPglite(
       return client.transaction((tx) => work(runOn(tx)));
     },
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    adoptServerDefaults: async () => false,
     ping: async () => {
       if (closed) throw new Error('database closed');
       const { rows } = await client.query<{ recovery: boolean; read_only: boolean }>(

@@ -57,6 +57,12 @@ interface ClientExtras {
    * behind a transaction pooler; empty on a direct connection (startup parameters).
    */
   settings: string;
+  /**
+   * Behind a pooler, when every server connection sampled at start already had the four
+   * settings as its defaults (ALTER ROLE/DATABASE … SET: PgBouncer's server connections get
+   * them at login): single reads are then sent alone, without the settings (issue 33).
+   */
+  defaultsHold: boolean;
   commitStatus: (xid: string) => Promise<CommitStatus>;
   onConnectionError?: (error: Error) => void;
 }
@@ -68,7 +74,9 @@ const isCommit = (config: unknown) => /^\s*commit\s*;?\s*$/i.test(textOf(config)
 const isBegin = (config: unknown) =>
   /^\s*(begin|start\s+transaction)\b[^;]*;?\s*$/i.test(textOf(config));
 const isRollback = (config: unknown) => /^\s*rollback\s*;?\s*$/i.test(textOf(config));
-const isWrite = (config: unknown) =>
+/** A write by its text; or a call that stands for one (`write`: a function behind a pooler). */
+export const isWrite = (config: unknown) =>
+  (config as { write?: boolean })?.write === true ||
   /^\s*(insert|update|delete|with|merge)\b/i.test(textOf(config));
 
 const COMMITTED = { command: 'COMMIT', rowCount: null, rows: [], fields: [] };
@@ -129,7 +137,8 @@ class GuardedClient extends pg.Client {
 
   /** The select that follows BEGIN: the settings for the transaction (behind a pooler), its id. */
   private settingsAndXid(): string {
-    const columns = [this.extras.settings, 'pg_current_xact_id()::text as xid'].filter(Boolean);
+    const settings = this.extras.defaultsHold ? '' : this.extras.settings;
+    const columns = [settings, 'pg_current_xact_id()::text as xid'].filter(Boolean);
     return `select ${columns.join(', ')}`;
   }
 
@@ -355,17 +364,35 @@ export function sessionSettings(statementTimeoutMs: number): [string, string][] 
   ];
 }
 
+/**
+ * The operator's step behind a pooler (docs/operations.md "Behind a pooler"): the session
+ * settings as the service role's defaults, which PgBouncer's server connections get at login;
+ * `GuardedPool.adoptServerDefaults` then finds them and single reads go without them.
+ * `target`: `ROLE CURRENT_USER` (the role that runs it) or `DATABASE <name>`.
+ */
+export function sessionDefaultsSql(
+  statementTimeoutMs: number,
+  target = 'ROLE CURRENT_USER',
+): string[] {
+  return sessionSettings(statementTimeoutMs).map(
+    ([name, value]) => `ALTER ${target} SET ${name} = '${value}'`,
+  );
+}
+
 /** `set_config(…, true), …`: the settings for the current transaction only. */
 const settingsForTransaction = (settings: [string, string][]) =>
   settings.map(([name, value], i) => `set_config('${name}', '${value}', true) as s${i}`).join(', ');
 
 export class GuardedPool extends pg.Pool {
+  private readonly extras: ClientExtras;
+
   constructor(private readonly settings: PoolSettings) {
     const session = sessionSettings(settings.statementTimeoutMs);
     const extras: ClientExtras = {
       answerTimeoutMs: settings.statementTimeoutMs + ANSWER_MARGIN_MS,
       // Direct: the startup parameters hold for the whole session.
       settings: settings.pooled ? settingsForTransaction(session) : '',
+      defaultsHold: false,
       commitStatus: (xid) => this.commitStatus(xid),
       onConnectionError: settings.onConnectionError,
     };
@@ -382,8 +409,47 @@ export class GuardedPool extends pg.Pool {
       Client: GuardedClient,
       extras,
     } as unknown as pg.PoolConfig);
+    this.extras = extras;
     // Errors of idle connections (the server restarting): the pool replaces them.
     this.on('error', (error) => settings.onConnectionError?.(error));
+  }
+
+  /**
+   * Behind a pooler: do the server connections already start with the session settings the
+   * service needs (`ALTER ROLE … SET` or `ALTER DATABASE … SET`, which PgBouncer's server
+   * connections get at login)? Asked on `samples` connections at once, each in a transaction
+   * of its own so that the pooler lends each a different server connection; `reset_val` is
+   * the connection's default, whatever a transaction set. When all hold, single reads go
+   * without the settings (the BEGIN of a transaction too); when not, nothing changes.
+   * The answer is kept: after an operator changes the defaults, instances are restarted.
+   */
+  async adoptServerDefaults(samples = 3): Promise<boolean> {
+    if (!this.settings.pooled) return false;
+    const wanted = new Map(sessionSettings(this.settings.statementTimeoutMs));
+    const names = [...wanted.keys()].map((name) => `'${name}'`).join(', ');
+    const clients = await Promise.all(
+      Array.from({ length: Math.min(samples, this.settings.size) }, () => this.acquire(false)),
+    );
+    let hold = true;
+    try {
+      await Promise.all(clients.map((client) => client.query('begin')));
+      for (const client of clients) {
+        const { rows } = await client.query<{ name: string; reset_val: string }>(
+          `select name, reset_val from pg_settings where name in (${names})`,
+        );
+        if (rows.length !== wanted.size) hold = false;
+        for (const { name, reset_val } of rows) {
+          if (wanted.get(name) !== reset_val) hold = false;
+        }
+      }
+    } finally {
+      for (const client of clients) {
+        await client.query('commit').catch(() => {});
+        client.release();
+      }
+    }
+    this.extras.defaultsHold = hold;
+    return hold;
   }
 
   // biome-ignore lint/suspicious/noExplicitAny: pg-pool's overloads (its own query uses the callback form)
@@ -501,7 +567,9 @@ export class GuardedPool extends pg.Pool {
     try {
       const guarded = client as unknown as GuardedClient;
       const result = this.settings.pooled
-        ? await guarded.readInTransaction(config, values)
+        ? this.extras.defaultsHold
+          ? await client.query(config as string, values)
+          : await guarded.readInTransaction(config, values)
         : (config as { genericPlan?: boolean }).genericPlan
           ? await guarded.readWithGenericPlan(config, values)
           : await client.query(config as string, values);

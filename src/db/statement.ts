@@ -34,6 +34,13 @@ export interface Statement {
    * database time (issue 19).
    */
   readonly genericPlan?: boolean;
+  /**
+   * The same read as a call of a PL/pgSQL function (a migration's), sent instead of `text`
+   * behind a transaction pooler: there nothing is prepared, and a text is parsed and planned
+   * on every run, where a function keeps its statements' plans per server connection, which
+   * the pooler keeps open (decision 0016). Same parameters, same columns.
+   */
+  readonly pooled?: string;
 }
 
 /** Runs one statement with its parameters; the rows come back as objects. */
@@ -47,7 +54,7 @@ const named = new Map<string, Statement>();
 /** A fixed statement (made at module load): named after its text. */
 export function statement(
   text: string,
-  options: { unverifiedWrite?: boolean; genericPlan?: boolean } = {},
+  options: { unverifiedWrite?: boolean; genericPlan?: boolean; pooled?: string } = {},
 ): Statement {
   let found = named.get(text);
   if (found) return found;
@@ -72,9 +79,9 @@ export const builtStatement = (text: string): Statement => ({ text });
 export class HotStatements {
   private readonly byText = new Map<string, Statement>();
 
-  /** Fixes `text`, built with the parameters `p`. */
-  add(text: string, p: Params): void {
-    this.byText.set(text, statement(text, { genericPlan: p.values.length > 0 }));
+  /** Fixes `text`, built with the parameters `p`; `pooled`: its function call (see Statement). */
+  add(text: string, p: Params, pooled?: string): void {
+    this.byText.set(text, statement(text, { genericPlan: p.values.length > 0, pooled }));
   }
 
   /** The fixed statement of `text`, else one built for this request. */

@@ -49,10 +49,14 @@ export const isStaff = (user: AuthUser) => user.isStaff || user.isAdmin;
  * The caller, read on every authenticated request (a prepared statement), with the session
  * generation its token must carry: ending sessions costs the request no other look-up.
  */
-const USER_BY_ID = statement(`select id, username, email, first_name as "firstName",
+export const USER_BY_ID = statement(
+  `select id, username, email, first_name as "firstName",
   last_name as "lastName", telephone, reference, is_staff as "isStaff", is_admin as "isAdmin",
   session_generation as "sessionGeneration"
-  from users where id = $1`);
+  from users where id = $1`,
+  // Behind a pooler (migration 0019: the same text, its plan kept per server connection).
+  { pooled: 'select * from auth_user($1)' },
+);
 
 export function installAuth(app: FastifyInstance, tokens: TokenService, database: Database): void {
   app.decorateRequest('authUser', null);

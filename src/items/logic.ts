@@ -62,7 +62,8 @@ async function touchCart(tx: Tx, cartId: number, lines: number, quantity: number
  * ON CONFLICT and UPDATE act on the newest row versions, so a statement that waited for the
  * lock still counts what the one before it committed.
  */
-export const ADD_ITEM = statement(`with cart as (
+export const ADD_ITEM = statement(
+  `with cart as (
     select id, checked_out, checkout_frozen from carts where id = $1 and user_id = $2 for update
   ), line as (
     insert into items (cart_id, part_number, quantity, created)
@@ -77,7 +78,10 @@ export const ADD_ITEM = statement(`with cart as (
   )
   select cart.checked_out, cart.checkout_frozen, line.id, line.cart_id, line.part_number,
     line.quantity, ${iso('line.created')} as created
-  from cart left join line on true`);
+  from cart left join line on true`,
+  // Behind a pooler (migration 0019: the same text, its plan kept per server connection).
+  { pooled: 'select * from add_item($1, $2, $3, $4, $5)' },
+);
 
 interface AddedRow extends Omit<CartItem, 'cart'> {
   cart_id: number;

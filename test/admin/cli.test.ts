@@ -89,6 +89,22 @@ describe.skipIf(embeddedOnlySkipped).concurrent('ordering-admin', () => {
     expect(run.stderr).toMatch(/^error: entry 1: gln/);
   });
 
+  it('prints the session settings as role defaults, for a pooler', {
+    timeout: 90_000,
+  }, async () => {
+    const run = await admin(['db-settings'], { DATABASE_STATEMENT_TIMEOUT_MS: '7000' });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toBe(
+      [
+        "ALTER ROLE CURRENT_USER SET statement_timeout = '7000';",
+        "ALTER ROLE CURRENT_USER SET idle_in_transaction_session_timeout = '7000';",
+        "ALTER ROLE CURRENT_USER SET TimeZone = 'UTC';",
+        "ALTER ROLE CURRENT_USER SET max_parallel_workers_per_gather = '0';",
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('rejects a bad role with one line', { timeout: 90_000 }, async () => {
     const run = await admin(['users', 'grant', 'dora', 'boss'], { DATABASE_URL: 'memory://' });
     expectOneErrorLine(run);

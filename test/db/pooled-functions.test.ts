@@ -1,0 +1,271 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { readCartFilter } from '../../src/carts/filter.js';
+import { GET_CART, pageStatement } from '../../src/carts/queries.js';
+import { openDatabase } from '../../src/db/client.js';
+import { sessionDefaultsSql } from '../../src/db/pool.js';
+import { Params, type Statement } from '../../src/db/statement.js';
+import type { AuthUser } from '../../src/http/auth.js';
+import { USER_BY_ID } from '../../src/http/auth.js';
+import { ADD_ITEM } from '../../src/items/logic.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
+import {
+  cartWith,
+  checkedOutCart,
+  createCart,
+  createStore,
+  loginStaff,
+} from '../helpers/fixtures.js';
+
+/**
+ * Behind a transaction pooler the hot reads run as PL/pgSQL functions (migration 0019,
+ * decision 0016), whose plans the pooler's server connections keep. A function must answer
+ * exactly what its statement answers (the statement is what runs on a direct connection and
+ * on PGlite), and behind a pooler the function must be what is sent.
+ */
+const AWKWARD = 'a "quoted" \\ back\tslash\nnew line é ✓ 😀 </script> \u2028';
+
+let ctx: TestContext;
+let anna: Session;
+let staff: Session;
+const carts: number[] = [];
+
+beforeAll(async () => {
+  ctx = await startTestApp();
+  anna = await ctx.login('anna');
+  staff = await loginStaff(ctx);
+  const gln = '4000000000024';
+  await createStore(ctx, gln);
+  carts.push(
+    await cartWith(ctx, anna, { store: gln, customer_order_number: AWKWARD, reference: AWKWARD }, [
+      [`P-${AWKWARD}`, 3],
+      ['P-2', 1],
+    ]),
+  );
+  carts.push(await createCart(ctx, anna, { store: null, reference: null }));
+  carts.push(await checkedOutCart(ctx, anna, { store: gln }));
+}, 60_000);
+
+afterAll(() => ctx?.close());
+
+/** The statement's function call, run as a plain statement (whatever the connection). */
+const asFunction = (statement: Statement): Statement => {
+  expect(statement.pooled).toBeDefined();
+  return { text: statement.pooled as string };
+};
+
+describe('the functions behind a pooler', () => {
+  it('answer a cart exactly as its statement does, for its owner, another user and staff', async () => {
+    const run = ctx.database.run;
+    let found = 0;
+    for (const cart of [...carts, 999_999]) {
+      for (const values of [
+        [cart, anna.userId, false],
+        [cart, staff.userId, false],
+        [cart, staff.userId, true],
+      ]) {
+        const direct = await run<{ doc: string }>(GET_CART, values);
+        expect(await run<{ doc: string }>(asFunction(GET_CART), values)).toEqual(direct);
+        found += direct.length;
+      }
+    }
+    // Owner and staff see each of the three carts; the other user none; the missing one nobody.
+    expect(found).toBe(6);
+  });
+
+  it("answer a customer's first page exactly as its statement does", async () => {
+    const run = ctx.database.run;
+    const p = new Params();
+    const customer = { id: anna.userId, isStaff: false, isAdmin: false } as AuthUser;
+    const page = pageStatement(readCartFilter(customer, {}, 0), undefined, p, 20, 0);
+    for (const id of [anna.userId, staff.userId]) {
+      const direct = await run<{ total: number; results: string }>(page, [id, id]);
+      expect(await run(asFunction(page), [id, id])).toEqual(direct);
+      expect(direct[0].total > 0).toBe(id === anna.userId);
+    }
+  });
+
+  it("answer staff's first pages exactly as their statements do", async () => {
+    const run = ctx.database.run;
+    const user = { id: staff.userId, isStaff: true, isAdmin: false } as AuthUser;
+    const now = Date.now() * 1000;
+    const [past, future] = ['2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z'];
+    const shapes = [
+      {},
+      { gln: '4000000000024' },
+      { created_after: past, created_before: future },
+      { created_after: past },
+      { created_before: future },
+      { created_after: future },
+    ];
+    for (const query of shapes) {
+      const p = new Params();
+      const page = pageStatement(readCartFilter(user, query, now), undefined, p, 20, 0);
+      const direct = await run<{ total: number; results: string }>(page, p.values);
+      expect(await run(asFunction(page), p.values), JSON.stringify(query)).toEqual(direct);
+    }
+  });
+
+  it('answer a user exactly as its statement does', async () => {
+    const run = ctx.database.run;
+    for (const id of [anna.userId, staff.userId, 999_999]) {
+      const direct = await run(USER_BY_ID, [id]);
+      expect(direct.length).toBe(id === 999_999 ? 0 : 1);
+      expect(await run(asFunction(USER_BY_ID), [id])).toEqual(direct);
+    }
+  });
+
+  it('add a line exactly as its statement does: new, merged, over the limit, closed, not theirs', async () => {
+    const run = ctx.database.run;
+    const [a, b] = [await createCart(ctx, anna, {}), await createCart(ctx, anna, {})];
+    const closed = await checkedOutCart(ctx, anna, {});
+    const now = '2026-03-01T09:15:02.123456Z';
+    const strip = (rows: Record<string, unknown>[]): Record<string, unknown>[] =>
+      rows.map(({ id, ...rest }) => ({ ...rest, id: id === null ? null : 'id' }));
+    const cases: [number | 'a', number, string, number][] = [
+      ['a', anna.userId, 'P-1', 3], // a new line
+      ['a', anna.userId, 'P-1', 4], // merged
+      ['a', anna.userId, 'P-1', 999_999], // over the line's limit
+      ['a', staff.userId, 'P-1', 1], // not the user's cart
+      [closed, anna.userId, 'P-2', 1], // checked out
+    ];
+    for (const [cart, user, part, quantity] of cases) {
+      const direct = await run<Record<string, unknown>>(ADD_ITEM, [
+        cart === 'a' ? a : cart,
+        user,
+        part,
+        quantity,
+        now,
+      ]);
+      const called = await run<Record<string, unknown>>(asFunction(ADD_ITEM), [
+        cart === 'a' ? b : cart,
+        user,
+        part,
+        quantity,
+        now,
+      ]);
+      const same = strip(called).map((row) => ({
+        ...row,
+        cart_id: row.cart_id === b ? a : row.cart_id,
+      }));
+      expect(same).toEqual(strip(direct));
+    }
+    // The two carts now read the same but for their ids.
+    const doc = async (id: number) => {
+      const [row] = await run<{ doc: string }>(GET_CART, [id, anna.userId, false]);
+      const { id: _, created: __, items, ...rest } = JSON.parse(row.doc);
+      return {
+        ...rest,
+        items: items.map((line: { part_number: string; quantity: number }) => [
+          line.part_number,
+          line.quantity,
+        ]),
+      };
+    };
+    expect(await doc(b)).toEqual(await doc(a));
+  });
+
+  it.skipIf(!onPostgres)(
+    'are what a pooled connection sends; a direct one sends the statement',
+    async () => {
+      const { url, drop } = await createPostgresDatabase();
+      const sent: string[] = [];
+      const realQuery = pg.Client.prototype.query;
+      const spied = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+        this: pg.Client,
+        ...args: unknown[]
+      ) {
+        const config = args[0] as string | { text?: string };
+        sent.push(typeof config === 'string' ? config : (config?.text ?? ''));
+        return (realQuery as (...a: unknown[]) => unknown).apply(this, args);
+      } as never);
+      try {
+        for (const pooler of ['transaction', 'none'] as const) {
+          const database = await openDatabase({ url, pooler, poolSize: 1 });
+          try {
+            sent.length = 0;
+            await database.run(GET_CART, [carts[0], anna.userId, false]);
+            await database.run(USER_BY_ID, [anna.userId]);
+            await database.run(ADD_ITEM, [1, 1, 'P-9', 1, '2026-03-01T09:15:02Z']);
+            const customer = { id: 1, isStaff: false, isAdmin: false } as AuthUser;
+            const page = pageStatement(
+              readCartFilter(customer, {}, 0),
+              undefined,
+              new Params(),
+              20,
+              0,
+            );
+            await database.run(page, [1, 1]);
+            const calls = sent.filter((text) =>
+              /cart_doc\(|auth_user\(|add_item\(|customer_page\(/.test(text),
+            );
+            expect(calls.length, pooler).toBe(pooler === 'transaction' ? 4 : 0);
+            // The write's call still runs in a verified transaction: BEGIN with it, then COMMIT.
+            expect(sent.filter((text) => /^\s*commit/i.test(text)).length, pooler).toBe(1);
+          } finally {
+            await database.close();
+          }
+        }
+      } finally {
+        spied.mockRestore();
+        await drop();
+      }
+    },
+  );
+
+  it.skipIf(!onPostgres)(
+    'skip the per-read settings once the server connections default to them',
+    async () => {
+      const { url, drop } = await createPostgresDatabase();
+      const sent: string[] = [];
+      const realQuery = pg.Client.prototype.query;
+      const spied = vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (
+        this: pg.Client,
+        ...args: unknown[]
+      ) {
+        const config = args[0] as { text?: string; before?: string[] } | string;
+        if (typeof config === 'string') sent.push(config);
+        else sent.push(...(config?.before ?? []), config?.text ?? '');
+        return (realQuery as (...a: unknown[]) => unknown).apply(this, args);
+      } as never);
+      const read = { text: "select current_setting('statement_timeout') as t" };
+      const settingsSent = () => sent.filter((text) => text.includes('set_config')).length;
+      try {
+        // Defaults not in place: each read sets them for itself.
+        let database = await openDatabase({ url, pooler: 'transaction', poolSize: 4 });
+        expect(await database.adoptServerDefaults()).toBe(false);
+        sent.length = 0;
+        expect(await database.run<{ t: string }>(read, [])).toEqual([{ t: '5s' }]);
+        expect(settingsSent()).toBe(1);
+        await database.close();
+        // The operator's step (docs/operations.md "Behind a pooler"), on this database.
+        const admin = new pg.Client({ connectionString: url });
+        await admin.connect();
+        const name = new URL(url).pathname.slice(1);
+        for (const text of sessionDefaultsSql(5000, `DATABASE ${name}`)) await admin.query(text);
+        await admin.end();
+        database = await openDatabase({ url, pooler: 'transaction', poolSize: 4 });
+        try {
+          expect(await database.adoptServerDefaults()).toBe(true);
+          sent.length = 0;
+          expect(await database.run<{ t: string }>(read, [])).toEqual([{ t: '5s' }]);
+          expect(settingsSent()).toBe(0);
+          // A transaction goes without them too, and still knows its id (a verified commit).
+          await database.transaction((run) => run(read, []));
+          expect(settingsSent()).toBe(0);
+          expect(sent.some((text) => /pg_current_xact_id/.test(text))).toBe(true);
+        } finally {
+          await database.close();
+        }
+        // A direct connection never asks.
+        const direct = await openDatabase({ url, pooler: 'none', poolSize: 1 });
+        expect(await direct.adoptServerDefaults()).toBe(false);
+        await direct.close();
+      } finally {
+        spied.mockRestore();
+        await drop();
+      }
+    },
+  );
+});
