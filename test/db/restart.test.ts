@@ -1,12 +1,12 @@
 import { type ChildProcess, execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../erp-simulator/data.js';
-import { onPostgres } from '../helpers/db.js';
+import { onPostgres, postgresBin } from '../helpers/db.js';
 import { freePort, startServiceProcess } from '../helpers/process.js';
 
 /**
@@ -14,16 +14,6 @@ import { freePort, startServiceProcess } from '../helpers/process.js';
  * the service started as `npm start` starts it, on a throwaway PostgreSQL cluster.
  */
 const run = promisify(execFile);
-
-function postgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  for (const version of readdirSync(root).sort().reverse()) {
-    const bin = join(root, version, 'bin');
-    if (existsSync(join(bin, 'initdb'))) return bin;
-  }
-  return undefined;
-}
 
 const bin = postgresBin();
 const asRoot = process.getuid?.() === 0;

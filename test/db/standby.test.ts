@@ -1,5 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chownSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { type Answer, startTestApp, type TestContext } from '../helpers/app.js';
-import { onPostgres } from '../helpers/db.js';
+import { onPostgres, postgresBin } from '../helpers/db.js';
 import { createCart } from '../helpers/fixtures.js';
 import { viaPgBouncer } from '../helpers/pgbouncer.js';
 import { freePort } from '../helpers/process.js';
@@ -22,16 +22,6 @@ import { TcpProxy } from '../helpers/tcp-proxy.js';
  * service writes again, without a restart.
  */
 const run = promisify(execFile);
-
-function postgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  for (const version of readdirSync(root).sort().reverse()) {
-    const bin = join(root, version, 'bin');
-    if (existsSync(join(bin, 'initdb'))) return bin;
-  }
-  return undefined;
-}
 
 const bin = postgresBin();
 const asRoot = process.getuid?.() === 0;
