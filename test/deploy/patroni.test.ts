@@ -103,7 +103,7 @@ describe('deploy/patroni/', () => {
     expect(cfg).toMatch(/^\s*option httpchk OPTIONS \/primary$/m);
     expect(cfg).toMatch(/^\s*http-check expect status 200$/m);
     expect(cfg).toMatch(
-      /^\s*default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions$/m,
+      /^\s*default-server inter 1s fastinter 250ms downinter 250ms fall 2 rise 1 on-marked-down shutdown-sessions$/m,
     );
     for (const n of [1, 2]) {
       const rest = yml(patroniYml(n as 1 | 2)).restapi.listen.split(':')[1];
