@@ -58,7 +58,8 @@ async function start(extra: Record<string, string>) {
   return { ...service, port, post };
 }
 
-describe('production without SMTP_URL', () => {
+// Each test starts a service process (up to 60 s to be ready on a loaded machine: startServiceProcess).
+describe('production without SMTP_URL', { timeout: 90_000 }, () => {
   it('says at start that restore is off, refuses restore requests with 503 restore_unavailable, and logs no mail', async () => {
     const service = await start({});
     await until(
@@ -82,7 +83,7 @@ describe('production without SMTP_URL', () => {
   });
 });
 
-describe('production with SMTP_URL', () => {
+describe('production with SMTP_URL', { timeout: 90_000 }, () => {
   it('refuses to start without PUBLIC_URL, naming it', async () => {
     const child = spawn(process.execPath, [SERVICE_MAIN], {
       env: { ...production({ SMTP_URL: 'smtp://127.0.0.1:2525' }), PORT: String(await freePort()) },
