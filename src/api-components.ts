@@ -15,8 +15,11 @@ import {
   TimeSeriesSchema,
 } from './carts/schemas.js';
 import {
+  ControlCountsSchema,
   ControlCreateBodySchema,
   ControlSchema,
+  ControlStatsSchema,
+  ControlStoreStatsSchema,
   ControlUpdateBodySchema,
   ControlUpdatedSchema,
 } from './controls/schemas.js';
@@ -79,7 +82,10 @@ export const API_COMPONENTS: Record<string, TSchema> = {
   CategoryTrees: CategoryTreesSchema,
   Checkout: CheckoutRecordSchema,
   Control: ControlSchema,
+  ControlCounts: ControlCountsSchema,
   ControlCreate: ControlCreateBodySchema,
+  ControlStats: ControlStatsSchema,
+  ControlStoreStats: ControlStoreStatsSchema,
   ControlVerification: ControlUpdateBodySchema,
   CreditCheck: CreditAnswerSchema,
   CurrentUser: MeSchema,

@@ -243,6 +243,26 @@ export interface paths {
         patch: operations["verifyControl"];
         trace?: never;
     };
+    "/api/v1/controls/stats/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Controls of a period by outcome and kind (staff and administrators)
+         * @description The controls created in the period (`created_after`, `created_before`: as the control list's, a date or a date-time) in `store` (store id; omitted: all stores), counted by kind (`random`: drawn at checkout; `chosen`: created by an administrator) and by what became of them: `created` = `verified` + `rejected` + `pending`. Rejected controls are gone from `GET controls/` but counted here, with their kind. `by_store=True` adds `stores`: the same figures for each store that had a control in the period. Read from rollups kept in the transaction of every create, verify and reject, so they are exact. Customers: 403.
+         */
+        get: operations["getControlStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/shopping-lists/": {
         parameters: {
             query?: never;
@@ -1066,6 +1086,17 @@ export interface components {
             /** @description id of the admin who created it; null for random controls */
             controller: number | null;
         };
+        /** ControlCounts */
+        ControlCounts: {
+            /** @description controls created in the period (whatever became of them) */
+            created: number;
+            /** @description of those, verified */
+            verified: number;
+            /** @description of those, rejected (no longer listed by GET controls/) */
+            rejected: number;
+            /** @description of those, still pending */
+            pending: number;
+        };
         /** ControlCreate */
         ControlCreate: {
             /** @description id of the user whose carts are controlled */
@@ -1082,6 +1113,20 @@ export interface components {
             /** Format: uri */
             previous: string | null;
             results: components["schemas"]["Control"][];
+        };
+        /** ControlStats */
+        ControlStats: {
+            random: components["schemas"]["ControlCounts"];
+            chosen: components["schemas"]["ControlCounts"];
+            /** @description With `by_store=True`: each store with at least one control created in the period, by store id (a store left out had none); otherwise null */
+            stores: components["schemas"]["ControlStoreStats"][] | null;
+        };
+        /** ControlStoreStats */
+        ControlStoreStats: {
+            /** @description store id */
+            store: number;
+            random: components["schemas"]["ControlCounts"];
+            chosen: components["schemas"]["ControlCounts"];
         };
         /** ControlVerification */
         ControlVerification: {
@@ -3042,6 +3087,74 @@ export interface operations {
             };
             /** @description `unsupported_media_type`: the body is not JSON. */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description `database_unavailable` (with `Retry-After`). */
+            503: {
+                headers: {
+                    /** @description Seconds to wait (2 for the database). */
+                    "Retry-After"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+        };
+    };
+    getControlStats: {
+        parameters: {
+            query?: {
+                store?: string;
+                /** @description ISO 8601 date (midnight UTC) or date-time with a zone, in years 0001 to 9999 (UTC) */
+                created_after?: string;
+                /** @description ISO 8601 date (midnight UTC) or date-time with a zone, in years 0001 to 9999 (UTC) */
+                created_before?: string;
+                /** @description True, False, true, false, 1 or 0 */
+                by_store?: "True" | "False" | "true" | "false" | "1" | "0";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ControlStats"];
+                };
+            };
+            /** @description Validation failed: `{"<field>": ["message"]}`, `non_field_errors` for the rest. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FieldErrors"];
+                };
+            };
+            /** @description Not authenticated: `not_authenticated`, `token_not_valid`. */
+            401: {
+                headers: {
+                    /** @description `Bearer realm="api"` */
+                    "WWW-Authenticate"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorDetail"];
+                };
+            };
+            /** @description `permission_denied`: the route is for staff and admins. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

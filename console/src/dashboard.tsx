@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import {
   api,
   type CartFilters,
+  type ControlCounts,
   loadStores,
   type Me,
   type Ranking,
@@ -62,14 +63,16 @@ interface Figures {
   errors: number;
   /** Per bucket start: carts, checkouts. */
   series: Map<string, { carts: number; checkouts: number }>;
-  controls: {
-    verified: number;
-    pending: number;
-    rejected: number | null;
-    random: number;
-    chosen: number;
-  };
 }
+
+/** Controls of the period by kind and outcome (GET controls/stats/: the rollups). */
+interface ControlFigures {
+  random: ControlCounts;
+  chosen: ControlCounts;
+}
+
+const NO_CONTROLS: ControlCounts = { created: 0, verified: 0, rejected: 0, pending: 0 };
+const OUTCOMES = ['created', 'verified', 'rejected', 'pending'] as const;
 
 /** Carts per bucket (from the rollups: the cart filters the time series answers from them). */
 async function series(filters: CartFilters, interval: Interval): Promise<Map<string, number>> {
@@ -81,57 +84,49 @@ async function series(filters: CartFilters, interval: Interval): Promise<Map<str
 
 const sum = (values: Map<string, number>) => [...values.values()].reduce((a, b) => a + b, 0);
 
-/** How many controls match (the list's `count`, one row fetched). */
-async function countControls(query: Record<string, string | undefined>): Promise<number> {
-  const { data } = await api.GET('/api/v1/controls/', {
-    params: { query: { ...query, page_size: '1' } },
-  });
-  return data?.count ?? 0;
-}
-
 async function figures(
   store: Store | undefined,
   from: string,
   to: string,
   interval: Interval,
-  isAdmin: boolean,
 ): Promise<Figures> {
-  const range = dateRange(from, to);
-  const filters: CartFilters = { gln: store?.gln, ...range };
-  const controls = { store: store ? String(store.id) : undefined, ...range };
-  const [carts, checkouts, errors, verified, pending, random, chosen, rejected] = await Promise.all(
-    [
-      series(filters, interval),
-      series({ ...filters, checkout: 'True' }, interval),
-      series({ ...filters, checkout_availability_error: 'True' }, interval),
-      countControls({ ...controls, status: 'verified' }),
-      countControls({ ...controls, status: 'pending' }),
-      countControls({ ...controls, is_random: 'True' }),
-      countControls({ ...controls, is_random: 'False' }),
-      // Rejected controls are gone: the audit trail (administrators) counts them.
-      isAdmin
-        ? api
-            .GET('/api/v1/audit-events/', {
-              params: {
-                query: { kind: 'control.rejected', store: store?.gln, page_size: '1', ...range },
-              },
-            })
-            .then(({ data }) => data?.count ?? null)
-        : Promise.resolve(null),
-    ],
-  );
+  const filters: CartFilters = { gln: store?.gln, ...dateRange(from, to) };
+  const [carts, checkouts, errors] = await Promise.all([
+    series(filters, interval),
+    series({ ...filters, checkout: 'True' }, interval),
+    series({ ...filters, checkout_availability_error: 'True' }, interval),
+  ]);
   const byBucket = new Map<string, { carts: number; checkouts: number }>();
   for (const bucket of buckets(interval, from, to)) {
     byBucket.set(bucket, { carts: carts.get(bucket) ?? 0, checkouts: checkouts.get(bucket) ?? 0 });
   }
+  return { carts: sum(carts), checkouts: sum(checkouts), errors: sum(errors), series: byBucket };
+}
+
+/**
+ * The controls of the period in one call: over all stores and per store (a store that had
+ * none is not listed: zero). Rejected controls count too, with their kind, for staff as for
+ * administrators.
+ */
+async function controlFigures(
+  from: string,
+  to: string,
+): Promise<{ all: ControlFigures; byStore: Map<number, ControlFigures> }> {
+  const { data } = await api.GET('/api/v1/controls/stats/', {
+    params: { query: { ...dateRange(from, to), by_store: 'True' } },
+  });
   return {
-    carts: sum(carts),
-    checkouts: sum(checkouts),
-    errors: sum(errors),
-    series: byBucket,
-    controls: { verified, pending, rejected, random, chosen },
+    all: { random: data?.random ?? NO_CONTROLS, chosen: data?.chosen ?? NO_CONTROLS },
+    byStore: new Map((data?.stores ?? []).map((s) => [s.store, s])),
   };
 }
+
+const controlsOf = (byStore: Map<number, ControlFigures>, store: Store): ControlFigures =>
+  byStore.get(store.id) ?? { random: NO_CONTROLS, chosen: NO_CONTROLS };
+
+/** Both kinds together. */
+const both = (c: ControlFigures, outcome: (typeof OUTCOMES)[number]) =>
+  c.random[outcome] + c.chosen[outcome];
 
 export function DashboardView({ live, me }: { live: Live; me: Me }) {
   const [stores, setStores] = useState<Store[]>([]);
@@ -141,7 +136,8 @@ export function DashboardView({ live, me }: { live: Live; me: Me }) {
   const [interval, setInterval] = useState<Interval>('D');
   const [shown, setShown] = useState<Figures | null>(null);
   const [stats, setStats] = useState<Stats | null>(null);
-  const [compared, setCompared] = useState<[Store, Figures][]>([]);
+  const [controls, setControls] = useState<ControlFigures | null>(null);
+  const [compared, setCompared] = useState<[Store, Figures, ControlFigures][]>([]);
   const [rankMonth, setRankMonth] = useState(today().slice(0, 7));
   const [ranking, setRanking] = useState<Ranking | null>(null);
   const [ids] = useState(() => ({
@@ -164,18 +160,18 @@ export function DashboardView({ live, me }: { live: Live; me: Me }) {
     if (first > last) return;
     const mine = ++latest.current;
     Promise.all([
-      figures(store, first, last, interval, me.is_admin),
+      figures(store, first, last, interval),
       api.GET('/api/v1/carts/stats/', {
         params: { query: { gln: store?.gln, ...dateRange(first, last) } },
       }),
-      Promise.all(
-        stores.map(async (s) => [s, await figures(s, first, last, 'M', me.is_admin)] as const),
-      ),
-    ]).then(([figures, totals, perStore]) => {
+      Promise.all(stores.map(async (s) => [s, await figures(s, first, last, 'M')] as const)),
+      controlFigures(first, last),
+    ]).then(([figures, totals, perStore, controlled]) => {
       if (mine !== latest.current) return;
       setShown(figures);
       setStats(totals.data ?? null);
-      setCompared(perStore.map(([s, f]) => [s, f]));
+      setControls(store ? controlsOf(controlled.byStore, store) : controlled.all);
+      setCompared(perStore.map(([s, f]) => [s, f, controlsOf(controlled.byStore, s)]));
     });
   }, [gln, first, last, interval, stores.length, live.seq]);
 
@@ -253,34 +249,7 @@ export function DashboardView({ live, me }: { live: Live; me: Me }) {
                 value={num(stats?.total_quantity)}
               />
             </dl>
-            <h2 class="subhead">{t('dash.controls')}</h2>
-            <dl class="totals small">
-              <Total
-                name="verified"
-                label={t('dash.controlsVerified')}
-                value={num(shown.controls.verified)}
-              />
-              <Total
-                name="rejected"
-                label={t('dash.controlsRejected')}
-                value={num(shown.controls.rejected)}
-              />
-              <Total
-                name="pending"
-                label={t('dash.controlsPending')}
-                value={num(shown.controls.pending)}
-              />
-              <Total
-                name="random"
-                label={t('dash.controlsRandom')}
-                value={num(shown.controls.random)}
-              />
-              <Total
-                name="chosen"
-                label={t('dash.controlsChosen')}
-                value={num(shown.controls.chosen)}
-              />
-            </dl>
+            {controls && <ControlTotals controls={controls} />}
             <SeriesChart
               points={[...shown.series].map(([bucket, p]) => ({
                 label: label(interval, bucket),
@@ -323,7 +292,7 @@ export function DashboardView({ live, me }: { live: Live; me: Me }) {
             </tr>
           </thead>
           <tbody>
-            {compared.map(([s, f]) => (
+            {compared.map(([s, f, c]) => (
               <tr key={s.gln} data-store={s.gln}>
                 <th scope="row">{s.name}</th>
                 <td class="num">{num(f.carts)}</td>
@@ -331,15 +300,15 @@ export function DashboardView({ live, me }: { live: Live; me: Me }) {
                 <td class="num">{percent(f.checkouts, f.carts)}</td>
                 <td class="num">{num(f.carts - f.checkouts)}</td>
                 <td class="num">{num(f.errors)}</td>
-                <td class="num">{num(f.controls.random)}</td>
-                <td class="num">{num(f.controls.chosen)}</td>
+                <td class="num">{num(c.random.created)}</td>
+                <td class="num">{num(c.chosen.created)}</td>
               </tr>
             ))}
           </tbody>
         </table>
         {/* Held upright the eight columns do not fit: a card per store instead. */}
         <ul class="comparison-cards">
-          {compared.map(([s, f]) => (
+          {compared.map(([s, f, c]) => (
             <li key={s.gln} data-store-card={s.gln}>
               <h3>{s.name}</h3>
               <dl>
@@ -363,12 +332,12 @@ export function DashboardView({ live, me }: { live: Live; me: Me }) {
                 <Total
                   name="store-random"
                   label={t('dash.controlsRandom')}
-                  value={num(f.controls.random)}
+                  value={num(c.random.created)}
                 />
                 <Total
                   name="store-chosen"
                   label={t('dash.controlsChosen')}
-                  value={num(f.controls.chosen)}
+                  value={num(c.chosen.created)}
                 />
               </dl>
             </li>
@@ -418,6 +387,72 @@ export function DashboardView({ live, me }: { live: Live; me: Me }) {
           </table>
         )}
       </section>
+    </>
+  );
+}
+
+/**
+ * The period's controls: verified, rejected and pending of both kinds, random and chosen
+ * ones created; then every outcome by kind, as a table.
+ */
+function ControlTotals({ controls }: { controls: ControlFigures }) {
+  const outcome = {
+    created: t('dash.controlsCreated'),
+    verified: t('dash.controlsVerified'),
+    rejected: t('dash.controlsRejected'),
+    pending: t('dash.controlsPending'),
+  };
+  return (
+    <>
+      <h2 class="subhead">{t('dash.controls')}</h2>
+      <dl class="totals small">
+        <Total name="verified" label={outcome.verified} value={num(both(controls, 'verified'))} />
+        <Total name="rejected" label={outcome.rejected} value={num(both(controls, 'rejected'))} />
+        <Total name="pending" label={outcome.pending} value={num(both(controls, 'pending'))} />
+        <Total
+          name="random"
+          label={t('dash.controlsRandom')}
+          value={num(controls.random.created)}
+        />
+        <Total
+          name="chosen"
+          label={t('dash.controlsChosen')}
+          value={num(controls.chosen.created)}
+        />
+      </dl>
+      <table class="control-kinds">
+        <caption>{t('dash.controlsByKind')}</caption>
+        <thead>
+          <tr>
+            <th scope="col">{t('dash.controlsOutcome')}</th>
+            <th scope="col" class="num">
+              {t('dash.controlsRandom')}
+            </th>
+            <th scope="col" class="num">
+              {t('dash.controlsChosen')}
+            </th>
+            <th scope="col" class="num">
+              {t('dash.controlsAll')}
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {OUTCOMES.map((key) => (
+            <tr key={key} data-outcome={key}>
+              <th scope="row">{outcome[key]}</th>
+              <td class="num" data-kind="random">
+                {num(controls.random[key])}
+              </td>
+              <td class="num" data-kind="chosen">
+                {num(controls.chosen[key])}
+              </td>
+              <td class="num" data-kind="all">
+                {num(both(controls, key))}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
     </>
   );
 }

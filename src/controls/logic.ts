@@ -3,7 +3,7 @@ import { recordAudit } from '../audit/logic.js';
 import { activeAt } from '../carts/access.js';
 import { formatDbTimestamp, formatMicros } from '../clock.js';
 import type { Db, Tx } from '../db/client.js';
-import { carts, controlCarts, controls, stores, users } from '../db/schema.js';
+import { carts, controlCarts, controlOutcomes, controls, stores, users } from '../db/schema.js';
 import { Invalid, NotFound } from '../errors.js';
 import type { AppPublisher } from '../events/app-events.js';
 import { controlRecord } from './queries.js';
@@ -199,6 +199,11 @@ export async function rejectControl(
       .where(eq(controlCarts.controlId, id))
       .orderBy(asc(controlCarts.cartId));
     await tx.delete(controls).where(eq(controls.id, id));
+    // The figures keep it, as rejected (its day's row follows: drizzle/0020_control_days.sql).
+    await tx
+      .update(controlOutcomes)
+      .set({ outcome: 'rejected' })
+      .where(eq(controlOutcomes.controlId, id));
     // The control is gone; the trail keeps what it was and who let the customer go unchecked.
     await recordAudit(
       tx,

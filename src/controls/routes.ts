@@ -8,9 +8,12 @@ import {
   ControlCreateBodySchema,
   ControlListQuerySchema,
   ControlSchema,
+  ControlStatsQuerySchema,
+  ControlStatsSchema,
   ControlUpdateBodySchema,
   ControlUpdatedSchema,
 } from './schemas.js';
+import { controlStats } from './stats.js';
 
 const tags = ['controls'];
 
@@ -132,6 +135,30 @@ export default async function controlsRoutes(app: App): Promise<void> {
       };
     },
   });
+
+  app.get(
+    '/controls/stats/',
+    {
+      config: { auth: 'staff' },
+      schema: {
+        tags,
+        operationId: 'getControlStats',
+        summary: 'Controls of a period by outcome and kind (staff and administrators)',
+        description:
+          'The controls created in the period (`created_after`, `created_before`: as the ' +
+          "control list's, a date or a date-time) in `store` (store id; omitted: all stores), " +
+          'counted by kind (`random`: drawn at checkout; `chosen`: created by an ' +
+          'administrator) and by what became of them: `created` = `verified` + `rejected` + ' +
+          '`pending`. Rejected controls are gone from `GET controls/` but counted here, with ' +
+          'their kind. `by_store=True` adds `stores`: the same figures for each store that ' +
+          'had a control in the period. Read from rollups kept in the transaction of every ' +
+          'create, verify and reject, so they are exact. Customers: 403.',
+        querystring: ControlStatsQuerySchema,
+        response: { 200: ControlStatsSchema },
+      },
+    },
+    async (request) => controlStats(database, request.query),
+  );
 
   app.get(
     '/controls/:id/',

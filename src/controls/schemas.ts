@@ -69,3 +69,48 @@ export const ControlListQuerySchema = Type.Object({
   ...PageQuery,
 });
 export type ControlListQuery = Static<typeof ControlListQuerySchema>;
+
+/** The control figures' filters: the list's store and period (issue 32). */
+export const ControlStatsQuerySchema = Type.Object({
+  store: Type.Optional(IntegerQuerySchema),
+  created_after: Type.Optional(DateTimeQuerySchema),
+  created_before: Type.Optional(DateTimeQuerySchema),
+  // True: each store's figures too (`stores`), for the dashboard's comparison.
+  by_store: Type.Optional(BoolQuerySchema),
+});
+export type ControlStatsQuery = Static<typeof ControlStatsQuerySchema>;
+
+const counted = (description: string) => Type.Integer({ minimum: 0, description });
+
+/** Controls of one kind by outcome: all created, and of those verified, rejected, pending. */
+export const ControlCountsSchema = Type.Object({
+  created: counted('controls created in the period (whatever became of them)'),
+  verified: counted('of those, verified'),
+  rejected: counted('of those, rejected (no longer listed by GET controls/)'),
+  pending: counted('of those, still pending'),
+});
+export type ControlCounts = Static<typeof ControlCountsSchema>;
+
+/** Random (drawn at checkout) and chosen (created by an administrator), apart. */
+const kinds = {
+  random: ControlCountsSchema,
+  chosen: ControlCountsSchema,
+};
+
+export const ControlStoreStatsSchema = Type.Object({
+  store: Type.Integer({ description: 'store id' }),
+  ...kinds,
+});
+export type ControlStoreStats = Static<typeof ControlStoreStatsSchema>;
+
+export const ControlStatsSchema = Type.Object({
+  ...kinds,
+  stores: Nullable(
+    Type.Array(ControlStoreStatsSchema, {
+      description:
+        'With `by_store=True`: each store with at least one control created in the period, ' +
+        'by store id (a store left out had none); otherwise null',
+    }),
+  ),
+});
+export type ControlStats = Static<typeof ControlStatsSchema>;

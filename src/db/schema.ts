@@ -389,6 +389,52 @@ export const controlCarts = pgTable(
   ],
 );
 
+/**
+ * One row per control ever created, kept when it is rejected (the control row goes), removed
+ * by retention or its user erased: store, creation instant, kind and outcome, no person.
+ * Kept by the trigger on `controls` (insert, verify) and by the rejection; the partial first
+ * and last days of the control figures read it (drizzle/0020_control_days.sql).
+ */
+export const controlOutcomes = pgTable(
+  'control_outcomes',
+  {
+    controlId: integer('control_id').primaryKey(),
+    storeId: integer('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    created: ts('created').notNull(),
+    isRandom: boolean('is_random').notNull(),
+    outcome: text('outcome', { enum: ['pending', 'verified', 'rejected'] }).notNull(),
+  },
+  (t) => [
+    index('control_outcomes_created_idx').on(t.created),
+    index('control_outcomes_store_idx').on(t.storeId, t.created),
+    check('control_outcomes_outcome', sql`${t.outcome} in ('pending', 'verified', 'rejected')`),
+  ],
+);
+
+/**
+ * Controls per store, UTC day of creation and kind: created, verified, rejected (pending is
+ * the rest). Kept by the trigger on `control_outcomes`; the whole days of the control figures.
+ */
+export const controlDays = pgTable(
+  'control_days',
+  {
+    storeId: integer('store_id')
+      .notNull()
+      .references(() => stores.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    isRandom: boolean('is_random').notNull(),
+    created: integer('created').notNull(),
+    verified: integer('verified').notNull(),
+    rejected: integer('rejected').notNull(),
+  },
+  (t) => [
+    primaryKey({ name: 'control_days_pkey', columns: [t.storeId, t.day, t.isRandom] }),
+    index('control_days_day_idx').on(t.day),
+  ],
+);
+
 /** One row per user, store and UTC day already drawn under the `users` criterion. */
 export const randomControlDraws = pgTable(
   'random_control_draws',

@@ -262,6 +262,23 @@ describe.skipIf(!HAVE_CHROMIUM)('staff console in Chromium', () => {
     expect(await figure('random')).toBeGreaterThanOrEqual(1);
     expect(await figure('verified')).toBeGreaterThanOrEqual(1);
     expect(await figure('rejected')).toBeGreaterThanOrEqual(1);
+    // Controls by outcome and kind, from GET controls/stats/: the rejected ones with their kind.
+    const cell = async (outcome: string, kind: string) =>
+      Number(
+        (await page
+          .locator(`table.control-kinds tr[data-outcome="${outcome}"] [data-kind="${kind}"]`)
+          .textContent())!.replace(/\D/g, ''),
+      );
+    expect(await cell('rejected', 'chosen')).toBeGreaterThanOrEqual(1);
+    expect(await cell('created', 'random')).toBe(await figure('random'));
+    expect(await cell('rejected', 'all')).toBe(await figure('rejected'));
+    for (const kind of ['random', 'chosen', 'all']) {
+      expect(await cell('created', kind)).toBe(
+        (await cell('verified', kind)) +
+          (await cell('rejected', kind)) +
+          (await cell('pending', kind)),
+      );
+    }
     expect(await page.locator('figure.chart tbody tr').count()).toBe(14);
     expect(await page.locator('figure.chart tbody').textContent()).toContain('0');
     // Every store compared, by name.

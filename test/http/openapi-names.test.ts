@@ -44,6 +44,7 @@ const OPERATION_IDS: Record<string, string> = {
   'get /api/v1/controls/': 'listControls',
   'patch /api/v1/controls/{id}/': 'verifyControl',
   'delete /api/v1/controls/{id}/': 'rejectControl',
+  'get /api/v1/controls/stats/': 'getControlStats',
   'get /api/v1/controls/{id}/': 'getControl',
   'get /api/v1/shopping-lists/': 'listShoppingLists',
   'post /api/v1/shopping-lists/': 'createShoppingList',
