@@ -56,6 +56,11 @@ export default defineConfig({
     ],
     globalSetup: ['test/helpers/global-setup.ts'],
     pool: 'forks',
+    // Files of one worker share its module cache: each file still gets its own databases,
+    // servers and simulators (the helpers make them per file), but the app's ~1,000 modules
+    // are loaded once per worker instead of once per file. The embedded pass on two cores:
+    // 24.4 → 8.6 min, of which module imports 557 → 16 s (2026-11-27, same machine).
+    isolate: false,
     // At least two files at a time, even on two cores (vitest's default there is one): files
     // wait on subprocesses, sockets and timers as much as on the CPU. The embedded pass on
     // two cores: 8.3 → 5.6 min.

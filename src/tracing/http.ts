@@ -7,7 +7,7 @@ import type { TrustFunction } from '../http/client-address.js';
  */
 let plugin: FastifyPluginCallback | undefined;
 
-export function setFastifyTracing(given: FastifyPluginCallback): void {
+export function setFastifyTracing(given: FastifyPluginCallback | undefined): void {
   plugin = given;
 }
 

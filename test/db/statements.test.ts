@@ -1,9 +1,15 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_NAMED, namedStatementCount } from '../../src/db/statement.js';
-import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
-import { createCart, createStore, loginStaff } from '../helpers/fixtures.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Session, TestContext } from '../helpers/app.js';
+
+// The files of a worker share their modules (vitest.config.ts, `isolate: false`), and other
+// files name statements of their own: this one counts src/'s alone, so it loads the app's
+// modules afresh, with a registry of named statements of its own.
+vi.resetModules();
+const { MAX_NAMED, namedStatementCount } = await import('../../src/db/statement.js');
+const { startTestApp } = await import('../helpers/app.js');
+const { createCart, createStore, loginStaff } = await import('../helpers/fixtures.js');
 
 /**
  * Statement texts are bounded (issue 17, finding 7): the cart list, stats and time series
