@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../../src/db/client.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
+import { migrationsBefore } from '../helpers/migrations.js';
 
 /**
  * The migration that adds the control rollups (`*_control_days`): a database of the release
@@ -21,18 +22,7 @@ import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
 const work = mkdtempSync(join(tmpdir(), 'ordering-control-days-migration-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The migrations folder as it was before the control rollups. */
-function foldersBefore(): string {
-  const before = join(work, 'before');
-  cpSync(migrationsFolder, before, { recursive: true });
-  const file = join(before, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(file, 'utf8'));
-  const at = journal.entries.findIndex((e: { tag: string }) => e.tag.endsWith('_control_days'));
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(file, JSON.stringify(journal));
-  return before;
-}
+const foldersBefore = () => migrationsBefore(work, '_control_days');
 
 // Controls 1-3 exist; 4 (chosen) and 5 (random, rejected as the audit trail's `before` says)
 // were rejected; 6 was rejected by an event whose `before` lacks `created` and `is_random`

@@ -1,4 +1,4 @@
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrationsFolder } from '../../src/db/client.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
+import { migrationsBefore } from '../helpers/migrations.js';
 
 /**
  * The migration that marks erased users (`*_erased_users`): a database of the release
@@ -20,18 +21,7 @@ import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
 const work = mkdtempSync(join(tmpdir(), 'ordering-erased-migration-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-/** The migrations folder as it was before the erased-users migration. */
-function foldersBefore(): string {
-  const before = join(work, 'before');
-  cpSync(migrationsFolder, before, { recursive: true });
-  const file = join(before, 'meta/_journal.json');
-  const journal = JSON.parse(readFileSync(file, 'utf8'));
-  const at = journal.entries.findIndex((e: { tag: string }) => e.tag.endsWith('_erased_users'));
-  expect(at).toBeGreaterThan(0);
-  journal.entries = journal.entries.slice(0, at);
-  writeFileSync(file, JSON.stringify(journal));
-  return before;
-}
+const foldersBefore = () => migrationsBefore(work, '_erased_users');
 
 const SEED = `insert into users (id, username, created, session_generation) values
   (7, 'erased:7', now(), 2), (8, 'anna', now(), 0)`;
