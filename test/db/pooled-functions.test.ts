@@ -2,6 +2,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readCartFilter } from '../../src/carts/filter.js';
 import { GET_CART, pageStatement } from '../../src/carts/queries.js';
+import { POOLED_STATS, seriesStatement, statsStatement } from '../../src/carts/stats.js';
 import { openDatabase } from '../../src/db/client.js';
 import { sessionDefaultsSql } from '../../src/db/pool.js';
 import { Params, type Statement } from '../../src/db/statement.js';
@@ -104,6 +105,57 @@ describe('the functions behind a pooler', () => {
       const page = pageStatement(readCartFilter(user, query, now), undefined, p, 20, 0);
       const direct = await run<{ total: number; results: string }>(page, p.values);
       expect(await run(asFunction(page), p.values), JSON.stringify(query)).toEqual(direct);
+    }
+  });
+
+  it("answer staff's stats and series exactly as their statements do (migration 0021)", async () => {
+    const run = ctx.database.run;
+    const user = { id: staff.userId, isStaff: true, isAdmin: false } as AuthUser;
+    const now = Date.now() * 1000;
+    const [past, future] = ['2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z'];
+    const shapes = [
+      {},
+      { gln: '4000000000024' },
+      { created_after: past, created_before: future },
+      { created_after: past },
+      { created_before: future },
+      { created_after: future },
+    ];
+    const called = new Set<string>();
+    let nonEmpty = 0;
+    for (const query of shapes) {
+      const filter = readCartFilter(user, query, now);
+      let p = new Params();
+      const statements: [Statement, unknown[]][] = [[statsStatement(filter, p), p.values]];
+      for (const interval of ['D', 'W', 'M'] as const) {
+        for (const aggregate of ['carts', 'items'] as const) {
+          p = new Params();
+          const series = seriesStatement(filter, { ...query, interval, aggregate }, p);
+          statements.push([series, p.values]);
+        }
+      }
+      for (const [statement, values] of statements) {
+        const direct = await run<Record<string, unknown>>(statement, values);
+        const label = `${JSON.stringify(query)} ${statement.pooled}`;
+        expect(await run(asFunction(statement), values), label).toEqual(direct);
+        called.add(statement.pooled as string);
+        if (Object.values(direct[0] ?? {}).some((v) => v !== null && v !== 0)) nonEmpty += 1;
+      }
+    }
+    // Every function called (the last shape reuses the "after" ones), most with figures.
+    expect(called.size).toBe(POOLED_STATS.length);
+    expect(nonEmpty).toBeGreaterThan(28);
+  });
+
+  it("has each stats function's body as its statement's text today", async () => {
+    const rows = await ctx.database.run<{ proname: string; prosrc: string }>(
+      { text: 'select proname, prosrc from pg_proc where proname = any($1)' },
+      [POOLED_STATS.map((s) => s.fn)],
+    );
+    const bodies = new Map(rows.map((r) => [r.proname, r.prosrc]));
+    for (const { fn, text } of POOLED_STATS) {
+      // Changed a text? Write a migration: `npx tsx scripts/pooled-stats-sql.ts` (its header).
+      expect(bodies.get(fn), fn).toContain(`RETURN QUERY ${text.trim()};`);
     }
   });
 
