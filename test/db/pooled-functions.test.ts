@@ -50,6 +50,17 @@ beforeAll(async () => {
 
 afterAll(() => ctx?.close());
 
+/** Staff's filters with a function each behind a pooler (the last one reuses "after"). */
+const [PAST, FUTURE] = ['2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z'];
+const STAFF_SHAPES = [
+  {},
+  { gln: '4000000000024' },
+  { created_after: PAST, created_before: FUTURE },
+  { created_after: PAST },
+  { created_before: FUTURE },
+  { created_after: FUTURE },
+];
+
 /** The statement's function call, run as a plain statement (whatever the connection). */
 const asFunction = (statement: Statement): Statement => {
   expect(statement.pooled).toBeDefined();
@@ -91,16 +102,7 @@ describe('the functions behind a pooler', () => {
     const run = ctx.database.run;
     const user = { id: staff.userId, isStaff: true, isAdmin: false } as AuthUser;
     const now = Date.now() * 1000;
-    const [past, future] = ['2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z'];
-    const shapes = [
-      {},
-      { gln: '4000000000024' },
-      { created_after: past, created_before: future },
-      { created_after: past },
-      { created_before: future },
-      { created_after: future },
-    ];
-    for (const query of shapes) {
+    for (const query of STAFF_SHAPES) {
       const p = new Params();
       const page = pageStatement(readCartFilter(user, query, now), undefined, p, 20, 0);
       const direct = await run<{ total: number; results: string }>(page, p.values);
@@ -112,18 +114,9 @@ describe('the functions behind a pooler', () => {
     const run = ctx.database.run;
     const user = { id: staff.userId, isStaff: true, isAdmin: false } as AuthUser;
     const now = Date.now() * 1000;
-    const [past, future] = ['2000-01-01T00:00:00Z', '2100-01-01T00:00:00Z'];
-    const shapes = [
-      {},
-      { gln: '4000000000024' },
-      { created_after: past, created_before: future },
-      { created_after: past },
-      { created_before: future },
-      { created_after: future },
-    ];
     const called = new Set<string>();
     let nonEmpty = 0;
-    for (const query of shapes) {
+    for (const query of STAFF_SHAPES) {
       const filter = readCartFilter(user, query, now);
       let p = new Params();
       const statements: [Statement, unknown[]][] = [[statsStatement(filter, p), p.values]];
