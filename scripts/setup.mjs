@@ -31,25 +31,26 @@ function run(file, argv) {
   process.exit(result.status ?? 1);
 }
 
+const cli = npmCli();
 const name = `node-${process.platform}-${process.arch}`;
 const version = pkg.optionalDependencies?.[name];
 const major = Number(process.versions.node.split('.')[0]);
 if (!version || major >= 24) {
   // Already on Node 24 (or no binary for this platform: the machine's Node must be 24 then).
-  run(process.execPath, [npmCli(), ...command, ...flags]);
+  run(process.execPath, [cli, ...command, ...flags]);
 } else {
   console.log(
     `setup: npm ${command.join(' ')} on Node ${version} (the project's runtime, ${name} from the ` +
       `npm registry; this machine's Node is ${process.versions.node})`,
   );
   run(process.execPath, [
-    npmCli(),
+    cli,
     'exec',
     '--yes',
     `--package=${name}@${version}`,
     '--',
     'node',
-    npmCli(),
+    cli,
     ...command,
     ...flags,
   ]);
