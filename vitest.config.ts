@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * Files that never touch the database server (their services run on embedded or in-memory
@@ -43,6 +44,43 @@ const EMBEDDED_PASS_ONLY = [
   'test/console/tablet.test.ts',
 ];
 
+/**
+ * The longest files, started first (seconds in CI's embedded pass, then its PostgreSQL pass,
+ * 2026-11-27). On a fresh clone vitest knows no durations and starts larger files first: the
+ * longest, started late, kept one worker busy alone at the end of a pass (the embedded pass:
+ * 597 s against 466 s of work per worker; the PostgreSQL pass: 370 against 265).
+ */
+const SLOW_FIRST = [
+  'test/admin/backup.test.ts', // 147, 23
+  'test/http/hostile-input.test.ts', // 94, 50
+  'test/admin/cli.test.ts', // 74, 15
+  'test/admin/end-sessions.test.ts', // 40, 53
+  'test/db/standby.test.ts', // –, 30
+  'test/production-wiring.test.ts', // 29, 12
+  'test/console/tablet.test.ts', // 28, –
+  'test/admin/demo-start.test.ts', // 27, –
+  'test/log.test.ts', // 27, –
+  'test/upstream/hostile-erp.test.ts', // 25, –
+  'test/db/failover.test.ts', // –, 24
+  'test/simulator-loading.test.ts', // 24, –
+  'test/drain.test.ts', // 23, –
+  'test/audit/guard.test.ts', // 2, 22
+  'test/users/restore-timing.test.ts', // 20, 20
+  'test/db/pgbouncer.test.ts', // –, 19
+  'test/db/faults.test.ts', // –, 18
+];
+
+/** vitest's order (known durations, else size), with SLOW_FIRST's files ahead of the rest. */
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (file: TestSpecification) => {
+      const index = SLOW_FIRST.findIndex((path) => file.moduleId.endsWith(`/${path}`));
+      return index === -1 ? SLOW_FIRST.length : index;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
+
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
@@ -68,6 +106,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Tests of one file share a database and a server; files run in parallel.
-    sequence: { concurrent: false },
+    sequence: { concurrent: false, sequencer: SlowFirstSequencer },
   },
 });
