@@ -79,6 +79,8 @@ interface VariantRow {
   failed: number;
   /** Its req/s over the service's in the same scenario. */
   ofService: number;
+  /** The variant's peak RSS during its timed run. */
+  peakRssMb: number;
 }
 /** Issue 19's overload: every scenario at this many connections (BENCH_OVERLOAD_SECONDS=0: none). */
 const OVERLOAD_CONNECTIONS = 200;
@@ -459,7 +461,9 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
     const peakRssMb = rss.stop() / 1024;
     for (const [i, v] of variants.entries()) {
       await warm(v.url, i + 1);
+      const variantRss = sampleRss(v.pid!);
       const f = await measured(v.url, name, connections, share(i + 1));
+      const variantPeakRssMb = variantRss.stop() / 1024;
       variantRows.push({
         scenario: name,
         variant: v.variant.name,
@@ -470,6 +474,7 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
         p99: f.p99,
         failed: f.non2xx + f.errors,
         ofService: figures.rps > 0 ? f.rps / figures.rps : 0,
+        peakRssMb: variantPeakRssMb,
       });
     }
     if (serviceFirst) await runFloors();
@@ -508,13 +513,14 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
       : [];
   if (variantRows.length > 0) {
     console.log(
-      '\n| scenario | variant | req/s | db ms | app ms | p50 ms | p99 ms | non-2xx | of the service |\n' +
-        '|---|---|---|---|---|---|---|---|---|',
+      '\n| scenario | variant | req/s | db ms | app ms | p50 ms | p99 ms | non-2xx | of the service | peak RSS MB |\n' +
+        '|---|---|---|---|---|---|---|---|---|---|',
     );
     for (const r of variantRows) {
       console.log(
         `| ${r.scenario} | ${r.variant} | ${Math.round(r.rps)} | ${r.dbMs.toFixed(2)} | ` +
-          `${r.appMs.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.failed} | ${r.ofService.toFixed(2)} |`,
+          `${r.appMs.toFixed(2)} | ${r.p50} | ${r.p99} | ${r.failed} | ${r.ofService.toFixed(2)} | ` +
+          `${r.peakRssMb.toFixed(0)} |`,
       );
     }
   }
