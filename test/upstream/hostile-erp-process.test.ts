@@ -126,6 +126,14 @@ describe('the service process behind a hostile ERP (npm start, 96 MB heap)', () 
         method,
         headers,
         body: body === undefined ? undefined : JSON.stringify(body),
+      }).catch((error) => {
+        // Refused: the process is gone. How it ended is in its last lines.
+        const child = service!.child;
+        console.log(
+          `${method} ${path} failed; the service's exit: ${child.exitCode ?? child.signalCode}\n` +
+            service!.output().slice(-4000),
+        );
+        throw error;
       });
       const text = await response.text();
       // biome-ignore lint/suspicious/noExplicitAny: the test reads the fields it checks
