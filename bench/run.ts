@@ -28,7 +28,9 @@
  * BENCH_VARIANTS='[{"name":"Node 20","node":"/usr/bin/node"},{"name":"traced","env":{…}}]':
  * more services beside the first, each started as it is but with its own node binary and/or
  * more environment (`{otlp}` in a value: the address of an OTLP/HTTP sink the bench runs, which
- * answers every export 200 and keeps nothing); each scenario is measured on each of them right
+ * answers every export 200 and keeps nothing; `{database}`: the scratch database's own address,
+ * e.g. `{"DATABASE_URL":"{database}","DATABASE_POOLER":"none"}` for a direct service in a
+ * BENCH_PGBOUNCER run); each scenario is measured on each of them right
  * after the service, and printed in a second table with its share of the service's req/s.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
@@ -325,7 +327,10 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
   for (const variant of VARIANTS) {
     const port = await freePort();
     const env = Object.fromEntries(
-      Object.entries(variant.env ?? {}).map(([k, v]) => [k, v.replaceAll('{otlp}', otlp!.url)]),
+      Object.entries(variant.env ?? {}).map(([k, v]) => [
+        k,
+        v.replaceAll('{otlp}', otlp?.url ?? '').replaceAll('{database}', url),
+      ]),
     );
     const variantCommand = startScript.replace(/^node /, `${variant.node ?? 'node'} `);
     const child = start('sh', ['-c', `exec ${variantCommand}`], { ...serviceEnv(port), ...env });
