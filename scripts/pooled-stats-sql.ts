@@ -1,7 +1,8 @@
 // Prints migration 0021 (drizzle/0021_pooled_stats.sql): the hot stats and series of
-// src/carts/stats.ts as PL/pgSQL functions, their bodies the service's own texts. Run once
-// when those texts change (`npx tsx scripts/pooled-stats-sql.ts > drizzle/00NN_….sql`, as a
-// new migration with CREATE OR REPLACE); test/db/pooled-functions.test.ts fails until then.
+// src/carts/stats.ts as PL/pgSQL functions, their bodies the service's own texts. Run again
+// when those texts change, for a new migration that replaces them
+// (`npx tsx scripts/pooled-stats-sql.ts --replace > drizzle/00NN_….sql`);
+// test/db/pooled-functions.test.ts fails until then.
 import { POOLED_STATS } from '../src/carts/stats.js';
 
 export function pooledStatsSql(replace = false): string {
@@ -29,4 +30,6 @@ END $$;`;
   return `${header}${functions.join('\n--> statement-breakpoint\n')}\n`;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.stdout.write(pooledStatsSql());
+if (import.meta.url === `file://${process.argv[1]}`) {
+  process.stdout.write(pooledStatsSql(process.argv.includes('--replace')));
+}

@@ -147,7 +147,7 @@ describe('the functions behind a pooler', () => {
     );
     const bodies = new Map(rows.map((r) => [r.proname, r.prosrc]));
     for (const { fn, text } of POOLED_STATS) {
-      // Changed a text? Write a migration: `npx tsx scripts/pooled-stats-sql.ts` (its header).
+      // Changed a text? Write a migration: `npx tsx scripts/pooled-stats-sql.ts --replace`.
       expect(bodies.get(fn), fn).toContain(`RETURN QUERY ${text.trim()};`);
     }
   });
