@@ -28,7 +28,7 @@ export function spawnProc(
   command: string,
   args: string[],
   env?: NodeJS.ProcessEnv,
-  as?: { uid: number; gid: number },
+  as?: { uid: number; gid: number; cwd?: string },
 ): Proc {
   const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'], ...as });
   let output = '';

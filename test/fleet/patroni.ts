@@ -1,7 +1,15 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { freePort } from '../helpers/process.js';
 import { until } from '../helpers/wait.js';
 import { type Proc, spawnProc } from './cluster.js';
@@ -176,11 +184,18 @@ export async function patroniNode(
 export function startPatroni(node: PatroniNode): Proc {
   if (!PATRONI) throw new Error('patroni is not installed (apt-get install -y patroni)');
   const user = postgresUser();
+  // The shipped file, copied unchanged beside the node's data dir and run from there: the
+  // postgres user may not reach the checkout (a clone under a mode-700 folder, as mktemp -d
+  // makes), and Patroni then never brought its node up.
+  const dir = dirname(node.dataDir);
+  const yml = join(dir, `patroni-pg${node.n}.yml`);
+  copyFileSync(patroniYml(node.n), yml);
+  chmodSync(yml, 0o644);
   const proc = spawnProc(
     PATRONI,
-    [patroniYml(node.n)],
+    [yml],
     node.env,
-    user && { uid: user.uid, gid: user.gid },
+    user && { uid: user.uid, gid: user.gid, cwd: dir },
   );
   node.proc = proc;
   node.history.push(proc);
