@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { LOCK_FILE } from '../../src/db/data-dir-lock.js';
+import { embeddedOnlySkipped } from '../helpers/db.js';
+import { until } from '../helpers/wait.js';
+
+/**
+ * bin/ordering-admin.js on the embedded database starts the command again under V8's baseline
+ * compiler (--liftoff-only): the command is then a child, which a signal to the bin must
+ * still reach, and whose exit the bin reports as its own.
+ */
+const bin = fileURLToPath(new URL('../../bin/ordering-admin.js', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'ordering-admin-bin-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe.skipIf(embeddedOnlySkipped)('the admin bin on the embedded database', () => {
+  it('runs the command under the baseline compiler, and a SIGTERM to the bin stops the command', {
+    timeout: 120_000,
+  }, async () => {
+    const dataDir = join(work, 'data');
+    const { DATABASE_URL: _, ...rest } = process.env;
+    const child = spawn(process.execPath, [bin, 'seed', 'demo'], {
+      env: { ...rest, NODE_ENV: 'development', DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    child.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    // The command takes DATA_DIR's lock first, then runs initdb and seeds for seconds more.
+    const lock = join(dataDir, LOCK_FILE);
+    await until(
+      () => existsSync(lock) && readFileSync(lock, 'utf8').includes('\n'),
+      'the command holds DATA_DIR',
+      60_000,
+    );
+    const pid = Number(readFileSync(lock, 'utf8').split(' ')[0]);
+    expect(pid).not.toBe(child.pid);
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    expect(cmdline).toContain('--liftoff-only');
+    expect(cmdline).toContain(bin);
+
+    child.kill('SIGTERM');
+    const [code, signal] = await exited;
+    expect({ code, signal }, output).toEqual({ code: null, signal: 'SIGTERM' });
+    // The bin waited for the command: nothing is left running on DATA_DIR.
+    expect(alive(pid)).toBe(false);
+  });
+
+  it("reports the command's exit code and output as its own", { timeout: 60_000 }, async () => {
+    const { DATABASE_URL: _, ...rest } = process.env;
+    const child = spawn(process.execPath, [bin, 'users', 'export', 'nobody'], {
+      env: { ...rest, NODE_ENV: 'development', DATA_DIR: join(work, 'export') },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => {
+      stderr += chunk;
+    });
+    const [code] = await once(child, 'exit');
+    expect(code).toBe(1);
+    expect(stderr).toBe('error: unknown user "nobody"\n');
+  });
+});
