@@ -3,6 +3,7 @@ import { type Socket, connect as tcpConnect } from 'node:net';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../erp-simulator/data.js';
 import { type Simulator, startSimulator } from '../erp-simulator/server.js';
+import { migratedDataDir } from './helpers/db.js';
 import { freePort, type ServiceProcess, startServiceProcess } from './helpers/process.js';
 import { until } from './helpers/wait.js';
 import { open, wsUrl } from './notifications/client.js';
@@ -30,7 +31,7 @@ async function start(extra: NodeJS.ProcessEnv): Promise<ServiceProcess> {
       ...process.env,
       NODE_ENV: 'production',
       JWT_SECRET: 'drain-test-secret-drain-test-secret',
-      DATABASE_URL: 'memory://',
+      DATA_DIR: migratedDataDir(),
       LOG_LEVEL: 'info',
       UPSTREAM_URL: sim.url,
       UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,

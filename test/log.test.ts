@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { logFormat } from '../src/log.js';
+import { migratedDataDir } from './helpers/db.js';
 import { until } from './helpers/wait.js';
 
 /**
@@ -55,7 +56,7 @@ afterAll(async () => {
  */
 async function startupOutputAtTerminal(env: Record<string, string>): Promise<string> {
   const child = spawn('script', ['-qfec', `${process.execPath} dist/src/main.js`, '/dev/null'], {
-    env: { ...process.env, DATABASE_URL: 'memory://', PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, DATA_DIR: migratedDataDir(), PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
     // Its own process group: stopping it stops the service under `script` too.
     detached: true,

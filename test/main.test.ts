@@ -4,6 +4,7 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../erp-simulator/data.js';
 import { type Simulator, startSimulator } from '../erp-simulator/server.js';
+import { migratedDataDir } from './helpers/db.js';
 import { freePort, runProcess, SERVICE_MAIN, startServiceProcess } from './helpers/process.js';
 
 let child: ChildProcess | undefined;
@@ -27,7 +28,7 @@ describe('the service process (src/main.ts)', () => {
     const service = await startServiceProcess(
       {
         ...process.env,
-        DATABASE_URL: 'memory://',
+        DATA_DIR: migratedDataDir(),
         LOG_LEVEL: 'info',
         UPSTREAM_URL: sim.url,
         UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,

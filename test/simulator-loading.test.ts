@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../erp-simulator/data.js';
 import { type Simulator, startSimulator } from '../erp-simulator/server.js';
+import { migratedDataDir } from './helpers/db.js';
 import { freePort, type ServiceProcess, startServiceProcess } from './helpers/process.js';
 
 /**
@@ -44,7 +45,7 @@ async function modulesLoaded(name: string, settings: Record<string, string>): Pr
   const service = await startServiceProcess(
     {
       ...env,
-      DATABASE_URL: 'memory://',
+      DATA_DIR: migratedDataDir(),
       LOG_LEVEL: 'warn',
       NODE_OPTIONS: `--import ${HOOK}`,
       LOADED_MODULES_FILE: file,

@@ -6,6 +6,7 @@ import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT } from '../../erp-simulator/data.js';
 import { type Simulator, startSimulator } from '../../erp-simulator/server.js';
+import { migratedDataDir } from '../helpers/db.js';
 import { freePort, type ServiceProcess, startServiceProcess } from '../helpers/process.js';
 
 /**
@@ -116,7 +117,7 @@ describe.skipIf(!haproxyInstalled).each([
     service = await startServiceProcess(
       {
         PATH: process.env.PATH,
-        DATABASE_URL: 'memory://',
+        DATA_DIR: migratedDataDir(),
         HOST: '127.0.0.1',
         LOG_LEVEL: 'info',
         LOG_FORMAT: 'json',

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../erp-simulator/data.js';
 import { tracingWanted } from '../../src/tracing/enabled.js';
+import { migratedDataDir } from '../helpers/db.js';
 import { freePort, startServiceProcess } from '../helpers/process.js';
 
 /**
@@ -38,7 +39,7 @@ describe('tracing off', () => {
     const service = await startServiceProcess(
       {
         ...env,
-        DATABASE_URL: 'memory://',
+        DATA_DIR: migratedDataDir(),
         DEMO_CARTS: 'false',
         LOG_LEVEL: 'warn',
         NODE_OPTIONS: '--import ./test/helpers/loaded-modules.mjs',

@@ -4,6 +4,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT } from '../../erp-simulator/data.js';
 import { type Simulator, startSimulator } from '../../erp-simulator/server.js';
+import { migratedDataDir } from '../helpers/db.js';
 import { freePort, SERVICE_MAIN, startServiceProcess } from '../helpers/process.js';
 import { until } from '../helpers/wait.js';
 import { codeIn, linkIn, type SmtpReceiver, startSmtpReceiver } from '../mail/smtp.js';
@@ -32,7 +33,7 @@ function production(extra: Record<string, string>): NodeJS.ProcessEnv {
     PATH: process.env.PATH,
     NODE_ENV: 'production',
     JWT_SECRET: randomBytes(24).toString('hex'),
-    DATABASE_URL: 'memory://',
+    DATA_DIR: migratedDataDir(),
     UPSTREAM_URL: sim.url,
     UPSTREAM_ADMIN_USERNAME: DEMO_SERVICE_ACCOUNT.username,
     UPSTREAM_ADMIN_PASSWORD: DEMO_SERVICE_ACCOUNT.password,
