@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { PASSWORDS } from '../helpers/app.js';
-import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
+import { createPostgresDatabase, migratedDataDir, onPostgres } from '../helpers/db.js';
 import { freePort, type Run, runProcess, startServiceProcess } from '../helpers/process.js';
 import { type Client, open, wsUrl } from '../notifications/client.js';
 
@@ -44,9 +41,7 @@ async function setting(): Promise<Record<string, string>> {
     cleanups.push(database.drop);
     env.DATABASE_URL = database.url;
   } else {
-    const dir = mkdtempSync(join(tmpdir(), 'ordering-end-sessions-'));
-    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }));
-    env.DATA_DIR = dir;
+    env.DATA_DIR = migratedDataDir();
   }
   return env;
 }

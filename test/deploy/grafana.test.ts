@@ -9,7 +9,7 @@ import WebSocket from 'ws';
 import { parse, stringify } from 'yaml';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../../erp-simulator/data.js';
 import { type Simulator, startSimulator } from '../../erp-simulator/server.js';
-import { createPostgresDatabase } from '../helpers/db.js';
+import { createPostgresDatabase, migratedDataDir } from '../helpers/db.js';
 import { freePort, type ServiceProcess, startServiceProcess } from '../helpers/process.js';
 import { binary, PROMETHEUS_DIR, rulesOf } from './rules.js';
 
@@ -110,7 +110,7 @@ describe.skipIf(!PROMETHEUS)('the dashboard and the rules against a real Prometh
       dropDatabase = database.drop;
       env.DATABASE_URL = database.url;
     } else {
-      env.DATA_DIR = join(dir, 'data');
+      env.DATA_DIR = migratedDataDir();
     }
     service = await startServiceProcess(env, port, '/readyz');
 

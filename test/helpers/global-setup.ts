@@ -32,7 +32,7 @@ function migrationsHash(): string {
  * Migrates once per run: a PGlite data-dir dump every test file loads (~0.6 s instead of a
  * 4 s initdb), and, with TEST_DATABASE_URL, a template database each file copies.
  */
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => void> {
   // Tests start the service as `npm start` does: compiled, in dist/ (built when stale).
   await buildServer({ ifStale: true });
   // npm start's prestart then has nothing to build (tests read its output).

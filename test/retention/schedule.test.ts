@@ -1,8 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../erp-simulator/data.js';
+import { migratedDataDir } from '../helpers/db.js';
 import { freePort, type ServiceProcess, startServiceProcess } from '../helpers/process.js';
 
 /**
@@ -11,7 +10,7 @@ import { freePort, type ServiceProcess, startServiceProcess } from '../helpers/p
  * counted; audit events keep AUDIT_RETENTION_DAYS.
  */
 const CARLA = DEMO_USERS.find((u) => u.username === 'carla')!;
-const dir = mkdtempSync(join(tmpdir(), 'retention-schedule-'));
+const dir = migratedDataDir();
 let service: ServiceProcess | undefined;
 
 afterAll(async () => {

@@ -1,11 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../../erp-simulator/data.js';
 import { type Simulator, startSimulator } from '../../erp-simulator/server.js';
-import { createPostgresDatabase } from '../helpers/db.js';
+import { createPostgresDatabase, migratedDataDir } from '../helpers/db.js';
 import { OtlpReceiver, type ReceivedSpan } from '../helpers/otlp-receiver.js';
 import {
   freePort,
@@ -61,7 +59,7 @@ function otelEnv(): NodeJS.ProcessEnv {
 beforeAll(async () => {
   receiver = await new OtlpReceiver().start();
   sim = await startSimulator();
-  dataDir = mkdtempSync(join(tmpdir(), 'ordering-tracing-'));
+  dataDir = migratedDataDir();
   if (process.env.TEST_DATABASE_URL) {
     const database = await createPostgresDatabase({ empty: true });
     databaseUrl = database.url;

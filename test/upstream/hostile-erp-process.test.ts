@@ -81,6 +81,8 @@ describe('the service process behind a hostile ERP (npm start, 96 MB heap)', () 
       dropDatabase = created.drop;
       database.DATABASE_URL = created.url;
     } else {
+      // A fresh one: on a copy of a migrated one, V8 would still be compiling PGlite after
+      // /readyz, its memory counted against the ERP here.
       dataDir = mkdtempSync(join(tmpdir(), 'ordering-hostile-'));
       database.DATA_DIR = dataDir;
     }
