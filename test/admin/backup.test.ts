@@ -7,7 +7,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { users } from '../../src/db/schema.js';
-import { createPostgresDatabase, embeddedOnlySkipped } from '../helpers/db.js';
+import { createPostgresDatabase, embeddedOnlySkipped, migratedDataDir } from '../helpers/db.js';
 import {
   freePort,
   type Run,
@@ -100,7 +100,7 @@ describe.skipIf(embeddedOnlySkipped)('the embedded database', () => {
   it('is backed up with the service stopped (refused while it runs), destroyed, restored, the same, and served', {
     timeout: 240_000,
   }, async () => {
-    const dataDir = join(work, 'data');
+    const dataDir = migratedDataDir();
     const file = join(work, 'backup.tar.gz');
     const env = { DATA_DIR: dataDir };
     let service = await start(env);
@@ -184,7 +184,7 @@ describe.skipIf(embeddedOnlySkipped)('erasures and restored backups (decision 00
   it('restore applies the erasure journal again: the erased person is erased again, a newer person given the re-used id is not', {
     timeout: 240_000,
   }, async () => {
-    const dataDir = join(work, 'erasures');
+    const dataDir = migratedDataDir();
     const env = { DATA_DIR: dataDir };
     const file = join(work, 'before-erasure.tar.gz');
     await adminOk(['users', 'grant', 'anna', 'staff'], env);

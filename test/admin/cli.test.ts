@@ -1,12 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { asc } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { stores } from '../../src/db/schema.js';
-import { createPostgresDatabase, embeddedOnlySkipped } from '../helpers/db.js';
+import { createPostgresDatabase, embeddedOnlySkipped, migratedDataDir } from '../helpers/db.js';
 import { type Run, runProcess } from '../helpers/process.js';
 
 if (embeddedOnlySkipped) {
@@ -16,7 +15,7 @@ if (embeddedOnlySkipped) {
 }
 
 const bin = fileURLToPath(new URL('../../bin/ordering-admin.js', import.meta.url));
-const dataDir = mkdtempSync(join(tmpdir(), 'ordering-admin-'));
+const dataDir = migratedDataDir();
 
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
@@ -147,8 +146,8 @@ describe('ordering-admin: personal data and retention', () => {
   it('users export/erase refuse an unknown user with one line, also on PostgreSQL', {
     timeout: 180_000,
   }, async () => {
-    // A DATA_DIR of its own: one initdb, then each command opens it in about a second.
-    const dir = mkdtempSync(join(tmpdir(), 'ordering-admin-unknown-'));
+    // A DATA_DIR of its own, migrated: each command opens it in about a second.
+    const dir = migratedDataDir();
     const targets: Record<string, string>[] = [{ DATA_DIR: dir }];
     // A scratch database of its own (never the server's shared one: its schema is whatever
     // other runs left there).
@@ -176,7 +175,7 @@ describe('ordering-admin: personal data and retention', () => {
       timeout: 180_000,
     },
     async () => {
-      const dir = mkdtempSync(join(tmpdir(), 'ordering-admin-pd-'));
+      const dir = migratedDataDir();
       try {
         const env = { DATA_DIR: dir };
         expect((await admin(['users', 'grant', 'dora', 'staff'], env)).code).toBe(0);
