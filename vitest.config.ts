@@ -46,28 +46,30 @@ const EMBEDDED_PASS_ONLY = [
 
 /**
  * The longest files, started first (seconds in CI's embedded pass, then its PostgreSQL pass,
- * 2026-11-27). On a fresh clone vitest knows no durations and starts larger files first: the
- * longest, started late, kept one worker busy alone at the end of a pass (the embedded pass:
- * 597 s against 466 s of work per worker; the PostgreSQL pass: 370 against 265).
+ * fresh clone, 2026-11-27 evening). On a fresh clone vitest knows no durations and starts
+ * larger files first: the longest, started late, kept one worker busy alone at the end of a
+ * pass (the embedded pass: 597 s against 466 s of work per worker; the PostgreSQL pass: 370
+ * against 265). A third worker on two cores made the embedded pass longer (602 → 636 s).
  */
 const SLOW_FIRST = [
-  'test/admin/backup.test.ts', // 147, 23
-  'test/http/hostile-input.test.ts', // 94, 50
-  'test/admin/cli.test.ts', // 74, 15
-  'test/admin/end-sessions.test.ts', // 40, 53
-  'test/db/standby.test.ts', // –, 30
-  'test/production-wiring.test.ts', // 29, 12
-  'test/console/tablet.test.ts', // 28, –
-  'test/admin/demo-start.test.ts', // 27, –
-  'test/log.test.ts', // 27, –
-  'test/upstream/hostile-erp.test.ts', // 25, –
-  'test/db/failover.test.ts', // –, 24
-  'test/simulator-loading.test.ts', // 24, –
-  'test/drain.test.ts', // 23, –
-  'test/audit/guard.test.ts', // 2, 22
-  'test/users/restore-timing.test.ts', // 20, 20
+  'test/admin/backup.test.ts', // 134, 37
+  'test/http/hostile-input.test.ts', // 58, 54
+  'test/admin/cli.test.ts', // 80, 15
+  'test/admin/end-sessions.test.ts', // 24, 54
+  'test/admin/demo-start.test.ts', // 54, –
+  'test/console/tablet.test.ts', // 39, –
+  'test/db/standby.test.ts', // –, 32
+  'test/upstream/hostile-erp.test.ts', // 26, –
+  'test/db/failover.test.ts', // –, 23
+  'test/upstream/hostile-erp-process.test.ts', // 20, 11
+  'test/production-wiring.test.ts', // 19, 10
+  'test/users/restore-timing.test.ts', // 19, 18
   'test/db/pgbouncer.test.ts', // –, 19
-  'test/db/faults.test.ts', // –, 18
+  'test/db/restart.test.ts', // –, 18
+  'test/db/data-dir-lock.test.ts', // 18, –
+  'test/startup.test.ts', // 17, –
+  'test/console/console.test.ts', // 14, 17
+  'test/db/faults.test.ts', // –, 16
 ];
 
 /** vitest's order (known durations, else size), with SLOW_FIRST's files ahead of the rest. */

@@ -1,12 +1,11 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/db/data-dir-lock.js';
-import { embeddedOnlySkipped } from '../helpers/db.js';
+import { embeddedOnlySkipped, migratedDataDir } from '../helpers/db.js';
 import { until } from '../helpers/wait.js';
 
 /**
@@ -15,8 +14,6 @@ import { until } from '../helpers/wait.js';
  * still reach, and whose exit the bin reports as its own.
  */
 const bin = fileURLToPath(new URL('../../bin/ordering-admin.js', import.meta.url));
-const work = mkdtempSync(join(tmpdir(), 'ordering-admin-bin-'));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const alive = (pid: number) => {
   try {
@@ -31,7 +28,7 @@ describe.skipIf(embeddedOnlySkipped)('the admin bin on the embedded database', (
   it('runs the command under the baseline compiler, and a SIGTERM to the bin stops the command', {
     timeout: 120_000,
   }, async () => {
-    const dataDir = join(work, 'data');
+    const dataDir = migratedDataDir();
     const { DATABASE_URL: _, ...rest } = process.env;
     const child = spawn(process.execPath, [bin, 'seed', 'demo'], {
       env: { ...rest, NODE_ENV: 'development', DATA_DIR: dataDir },
@@ -45,7 +42,7 @@ describe.skipIf(embeddedOnlySkipped)('the admin bin on the embedded database', (
       output += chunk;
     });
     const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
-    // The command takes DATA_DIR's lock first, then runs initdb and seeds for seconds more.
+    // The command takes DATA_DIR's lock first, then seeds 90 days of carts for seconds more.
     const lock = join(dataDir, LOCK_FILE);
     await until(
       () => existsSync(lock) && readFileSync(lock, 'utf8').includes('\n'),
@@ -68,7 +65,7 @@ describe.skipIf(embeddedOnlySkipped)('the admin bin on the embedded database', (
   it("reports the command's exit code and output as its own", { timeout: 60_000 }, async () => {
     const { DATABASE_URL: _, ...rest } = process.env;
     const child = spawn(process.execPath, [bin, 'users', 'export', 'nobody'], {
-      env: { ...rest, NODE_ENV: 'development', DATA_DIR: join(work, 'export') },
+      env: { ...rest, NODE_ENV: 'development', DATA_DIR: migratedDataDir() },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stderr = '';
