@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/db/data-dir-lock.js';
 import { embeddedOnlySkipped, migratedDataDir } from '../helpers/db.js';
+import { spawnWatched } from '../helpers/process.js';
 import { until } from '../helpers/wait.js';
 
 /**
@@ -30,18 +31,11 @@ describe.skipIf(embeddedOnlySkipped)('the admin bin on the embedded database', (
   }, async () => {
     const dataDir = migratedDataDir();
     const { DATABASE_URL: _, ...rest } = process.env;
-    const child = spawn(process.execPath, [bin, 'seed', 'demo'], {
-      env: { ...rest, NODE_ENV: 'development', DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const { child, output, exited } = spawnWatched(process.execPath, [bin, 'seed', 'demo'], {
+      ...rest,
+      NODE_ENV: 'development',
+      DATA_DIR: dataDir,
     });
-    let output = '';
-    child.stdout.on('data', (chunk) => {
-      output += chunk;
-    });
-    child.stderr.on('data', (chunk) => {
-      output += chunk;
-    });
-    const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
     // The command takes DATA_DIR's lock first, then seeds 90 days of carts for seconds more.
     const lock = join(dataDir, LOCK_FILE);
     await until(
@@ -57,7 +51,7 @@ describe.skipIf(embeddedOnlySkipped)('the admin bin on the embedded database', (
 
     child.kill('SIGTERM');
     const [code, signal] = await exited;
-    expect({ code, signal }, output).toEqual({ code: null, signal: 'SIGTERM' });
+    expect({ code, signal }, output()).toEqual({ code: null, signal: 'SIGTERM' });
     // The bin waited for the command: nothing is left running on DATA_DIR.
     expect(alive(pid)).toBe(false);
   });

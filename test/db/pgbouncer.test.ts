@@ -10,7 +10,7 @@ import { startTestApp, type TestContext } from '../helpers/app.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
 import { createCart, postItem } from '../helpers/fixtures.js';
 import { type PgBouncer, pgbouncerInstalled, startPgBouncer } from '../helpers/pgbouncer.js';
-import { freePort, SERVICE_MAIN, startServiceProcess } from '../helpers/process.js';
+import { freePort, SERVICE_MAIN, spawnWatched, startServiceProcess } from '../helpers/process.js';
 
 /**
  * The service through Debian's PgBouncer 1.18 in transaction mode, started from
@@ -194,21 +194,16 @@ describe.runIf(runs)(
 
 /** The service's start command to its end (bounded): exit code and output. */
 async function runService(env: NodeJS.ProcessEnv, ms = 15_000) {
-  const child = spawn(process.execPath, [SERVICE_MAIN], {
-    env: { ...process.env, LOG_LEVEL: 'warn', PORT: String(await freePort()), ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr.on('data', (chunk) => {
-    output += chunk;
+  const { child, output, exited } = spawnWatched(process.execPath, [SERVICE_MAIN], {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    PORT: String(await freePort()),
+    ...env,
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), ms);
-  const [code, signal] = (await once(child, 'exit')) as [number | null, string | null];
+  const [code, signal] = await exited;
   clearTimeout(timer);
-  return { code, signal, output };
+  return { code, signal, output: output() };
 }
 
 describe.runIf(runs)('a start the database refuses for a setting', () => {

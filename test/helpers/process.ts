@@ -47,6 +47,32 @@ export interface ServiceProcess {
   exited: Promise<[number | null, NodeJS.Signals | null]>;
 }
 
+export interface WatchedProcess {
+  child: ChildProcess;
+  /** Everything the process wrote so far, stdout and stderr. */
+  output(): string;
+  /** Resolves with the exit code and signal. */
+  exited: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+/** Starts a command, keeping what it writes to stdout and stderr. */
+export function spawnWatched(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): WatchedProcess {
+  const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout!.on('data', (chunk) => {
+    output += chunk;
+  });
+  child.stderr!.on('data', (chunk) => {
+    output += chunk;
+  });
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  return { child, output: () => output, exited };
+}
+
 /** How `npm start` runs the service: the build of test/helpers/global-setup.ts, with plain node. */
 export const SERVICE_MAIN = 'dist/src/main.js';
 
@@ -62,28 +88,21 @@ export async function startServiceProcess(
   nodeArgs: string[] = [],
 ): Promise<ServiceProcess> {
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [...nodeArgs, SERVICE_MAIN], {
+  const { child, output, exited } = spawnWatched(
+    process.execPath,
+    [...nodeArgs, SERVICE_MAIN],
     // No drain unless a test asks for one: SIGTERM without a balancer in front need not wait
     // for one to notice (test/drain.test.ts and the fleet test run the drain as configured).
-    env: { SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk) => {
-    output += chunk;
-  });
-  child.stderr!.on('data', (chunk) => {
-    output += chunk;
-  });
-  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+    { SHUTDOWN_DRAIN_MS: '0', ...env, PORT: String(port) },
+  );
   for (let i = 0; ; i++) {
     const ok = await fetch(url + readyPath).then(
       (r) => r.ok,
       () => false,
     );
     if (ok) break;
-    if (i > 600 || child.exitCode !== null) throw new Error(`service did not start: ${output}`);
+    if (i > 600 || child.exitCode !== null) throw new Error(`service did not start: ${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return { child, url, output: () => output, exited };
+  return { child, url, output, exited };
 }
