@@ -8,9 +8,11 @@ import { spawn } from 'node:child_process';
 // CPU-seconds and ~550 MB of memory the command never gets back (check-schema: 6.0 → 3.9
 // CPU-s, peak RSS 1.02 → 0.45 GB with the baseline compiler alone, 2026-11-27). That is a V8
 // flag, taken only at start: the command starts itself again with it. A server database loads
-// no WebAssembly, so that path runs as it is.
+// no WebAssembly, so that path runs as it is. Embedded as src/config.ts decides it: no
+// DATABASE_URL, or `memory://`.
 const baselineOnly = '--liftoff-only';
-if (!process.env.DATABASE_URL && !process.execArgv.includes(baselineOnly)) {
+const embedded = !process.env.DATABASE_URL || process.env.DATABASE_URL === 'memory://';
+if (embedded && !process.execArgv.includes(baselineOnly)) {
   const child = spawn(
     process.execPath,
     [baselineOnly, ...process.execArgv, ...process.argv.slice(1)],

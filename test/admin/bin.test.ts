@@ -1,12 +1,10 @@
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { LOCK_FILE } from '../../src/db/data-dir-lock.js';
 import { embeddedOnlySkipped, migratedDataDir } from '../helpers/db.js';
-import { spawnWatched } from '../helpers/process.js';
+import { runProcess, spawnWatched } from '../helpers/process.js';
 import { until } from '../helpers/wait.js';
 
 /**
@@ -56,18 +54,28 @@ describe.skipIf(embeddedOnlySkipped)('the admin bin on the embedded database', (
     expect(alive(pid)).toBe(false);
   });
 
+  it('runs a command on memory:// under the baseline compiler too', {
+    timeout: 60_000,
+  }, async () => {
+    const { child, output, exited } = spawnWatched(process.execPath, [bin, 'seed', 'demo'], {
+      ...process.env,
+      NODE_ENV: 'development',
+      DATABASE_URL: 'memory://',
+    });
+    const children = `/proc/${child.pid}/task/${child.pid}/children`;
+    await until(() => readFileSync(children, 'utf8').trim() !== '', 'the command started', 30_000);
+    const pid = Number(readFileSync(children, 'utf8').trim().split(' ')[0]);
+    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--liftoff-only');
+    child.kill('SIGTERM');
+    expect((await exited)[1], output()).toBe('SIGTERM');
+  });
+
   it("reports the command's exit code and output as its own", { timeout: 60_000 }, async () => {
     const { DATABASE_URL: _, ...rest } = process.env;
-    const child = spawn(process.execPath, [bin, 'users', 'export', 'nobody'], {
+    const run = await runProcess(process.execPath, [bin, 'users', 'export', 'nobody'], {
       env: { ...rest, NODE_ENV: 'development', DATA_DIR: migratedDataDir() },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stderr = '';
-    child.stderr.on('data', (chunk) => {
-      stderr += chunk;
-    });
-    const [code] = await once(child, 'exit');
-    expect(code).toBe(1);
-    expect(stderr).toBe('error: unknown user "nobody"\n');
+    expect(run.code).toBe(1);
+    expect(run.stderr).toBe('error: unknown user "nobody"\n');
   });
 });

@@ -38,21 +38,16 @@ export function runProcess(
   });
 }
 
-export interface ServiceProcess {
-  child: ChildProcess;
-  url: string;
-  /** Everything the process wrote so far, stdout and stderr. */
-  output(): string;
-  /** Resolves with the exit code and signal. */
-  exited: Promise<[number | null, NodeJS.Signals | null]>;
-}
-
 export interface WatchedProcess {
   child: ChildProcess;
   /** Everything the process wrote so far, stdout and stderr. */
   output(): string;
   /** Resolves with the exit code and signal. */
   exited: Promise<[number | null, NodeJS.Signals | null]>;
+}
+
+export interface ServiceProcess extends WatchedProcess {
+  url: string;
 }
 
 /** Starts a command, keeping what it writes to stdout and stderr. */
