@@ -1,4 +1,4 @@
-// Prints migration 0021 (drizzle/0021_pooled_stats.sql): the hot stats and series of
+// Prints migration 0021 (drizzle/0021_pooled_stats.sql; with --with-caller, 0022): the hot stats and series of
 // src/carts/stats.ts as PL/pgSQL functions, their bodies the service's own texts. Run again
 // when those texts change, for a new migration that replaces them
 // (`npx tsx scripts/pooled-stats-sql.ts --replace > drizzle/00NN_….sql`);
@@ -30,6 +30,52 @@ END $$;`;
   return `${header}${functions.join('\n--> statement-breakpoint\n')}\n`;
 }
 
+/** The caller's columns, as `auth_user` (migration 0019) answers them. */
+const CALLER_COLUMNS = `id integer, username text, email text, "firstName" text, "lastName" text,
+  telephone text, reference text, "isStaff" boolean, "isAdmin" boolean,
+  "sessionGeneration" integer`;
+
+/**
+ * Migration 0022 (drizzle/0022_pooled_with_caller.sql): each function of 0021 once more with
+ * the caller's look-up in the same call (`<fn>_as`), and the cart's (`cart_doc_as`).
+ */
+export function pooledWithCallerSql(): string {
+  const header = `-- Behind a transaction pooler every call is parsed and planned anew, and each costs its
+-- round trip: the hot reads of a route that looks its caller up with its read
+-- (\`callerInRead\`, src/http/auth.ts readWithCaller; decision 0016) bring the caller's row
+-- (as auth_user answers it) in the same call. Written by scripts/pooled-stats-sql.ts
+-- --with-caller; test/db/pooled-functions.test.ts checks each against its two calls.
+-- A read's figures come only for staff (as the database says): a customer's are of their own
+-- carts, another statement. No row when the user is gone; the read's columns null when the
+-- cart is not there or not theirs.
+CREATE FUNCTION cart_doc_as(p_user integer, p_cart integer)
+RETURNS TABLE (${CALLER_COLUMNS}, doc text)
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY SELECT u.*, (SELECT d FROM cart_doc(p_cart, p_user, u."isStaff" OR u."isAdmin") d)
+  FROM auth_user(p_user) u;
+END $$;
+`;
+  const functions = POOLED_STATS.map(({ fn, params, returns }) => {
+    const args = Array.from({ length: params }, (_, i) => `p${i + 1}`);
+    const typed = ['p_user integer', ...args.map((a) => `${a} text`)].join(', ');
+    return `CREATE FUNCTION ${fn}_as(${typed})
+RETURNS TABLE (${CALLER_COLUMNS}, ${returns})
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY SELECT u.*, r.* FROM auth_user(p_user) u
+    LEFT JOIN LATERAL (SELECT * FROM ${fn}(${args.join(', ')}) WHERE u."isStaff" OR u."isAdmin") r ON true;
+END $$;`;
+  });
+  return `${header}--> statement-breakpoint\n${functions.join('\n--> statement-breakpoint\n')}\n`;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  process.stdout.write(pooledStatsSql(process.argv.includes('--replace')));
+  process.stdout.write(
+    process.argv.includes('--with-caller')
+      ? pooledWithCallerSql()
+      : pooledStatsSql(process.argv.includes('--replace')),
+  );
 }

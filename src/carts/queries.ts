@@ -1,7 +1,8 @@
+import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.js';
 import { HotStatements, iso, Params, type Statement, statement } from '../db/statement.js';
 import { NotFound } from '../errors.js';
-import type { AuthUser } from '../http/auth.js';
+import { type AuthUser, currentUser, isStaff, readWithCaller } from '../http/auth.js';
 import type { TextPageSource } from '../http/paged-route.js';
 import { DEFAULT_PAGE_SIZE } from '../http/pagination.js';
 import { parseOrdering } from '../http/query.js';
@@ -57,12 +58,26 @@ export const GET_CART = statement(
   { pooled: 'select doc from cart_doc($1, $2, $3) as doc' },
 );
 
-/** One cart the user may see (their own; staff: any), in list form as JSON text: one statement. */
-export async function getCart(database: Database, user: AuthUser, cartId: number): Promise<string> {
-  const staff = user.isStaff || user.isAdmin;
-  const [row] = await database.run<{ doc: string }>(GET_CART, [cartId, user.id, staff]);
-  if (!row) throw new NotFound('cart');
-  return row.doc;
+/** Behind a pooler: the caller's row and the cart's document in one call (migration 0022). */
+export const CART_WITH_CALLER = 'select * from cart_doc_as($1, $2)';
+
+/** One cart the caller may see (their own; staff: any), in list form as JSON text: one statement. */
+export async function getCart(
+  database: Database,
+  request: FastifyRequest,
+  cartId: number,
+): Promise<string> {
+  const both = await readWithCaller<{ doc: string | null }>(request, database, CART_WITH_CALLER, [
+    cartId,
+  ]);
+  const doc = both ? both.row.doc : await cartDoc(database, currentUser(request), cartId);
+  if (doc === null || doc === undefined) throw new NotFound('cart');
+  return doc;
+}
+
+async function cartDoc(database: Database, user: AuthUser, cartId: number) {
+  const [row] = await database.run<{ doc: string }>(GET_CART, [cartId, user.id, isStaff(user)]);
+  return row?.doc;
 }
 
 const ORDER_COLUMNS: Record<(typeof ORDERING_KEYS)[number], string> = {

@@ -48,6 +48,8 @@ export interface PoolStats {
 export interface Database {
   db: Db;
   kind: 'pglite' | 'postgres';
+  /** Behind a transaction pooler (DATABASE_POOLER=transaction): hot reads run as functions. */
+  readonly pooled: boolean;
   poolStats(): PoolStats;
   /** Statements issued so far (tests check that a list costs a fixed number per page). */
   readonly queries: number;
@@ -152,6 +154,7 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
   return {
     db,
     kind: 'postgres',
+    pooled,
     poolStats: () => ({
       max: pool.options.max,
       open: pool.totalCount,
@@ -276,6 +279,7 @@ async function openPglite(
   return {
     db,
     kind: 'pglite',
+    pooled: false,
     poolStats: () => ({ max: 1, open: closed ? 0 : 1 }),
     get queries() {
       return counter.queries;

@@ -41,6 +41,12 @@ export interface Statement {
    * the pooler keeps open (decision 0016). Same parameters, same columns.
    */
   readonly pooled?: string;
+  /**
+   * Behind a pooler, on a route that looks its caller up with its read (`readWithCaller`,
+   * src/http/auth.ts): the function call that takes the caller's id first, then `values`,
+   * and answers the caller's columns and the read's in one call (migration 0022).
+   */
+  readonly pooledWithCaller?: string;
 }
 
 /** Runs one statement with its parameters; the rows come back as objects. */
@@ -54,7 +60,12 @@ const named = new Map<string, Statement>();
 /** A fixed statement (made at module load): named after its text. */
 export function statement(
   text: string,
-  options: { unverifiedWrite?: boolean; genericPlan?: boolean; pooled?: string } = {},
+  options: {
+    unverifiedWrite?: boolean;
+    genericPlan?: boolean;
+    pooled?: string;
+    pooledWithCaller?: string;
+  } = {},
 ): Statement {
   let found = named.get(text);
   if (found) return found;
@@ -79,9 +90,10 @@ export const builtStatement = (text: string): Statement => ({ text });
 export class HotStatements {
   private readonly byText = new Map<string, Statement>();
 
-  /** Fixes `text`, built with the parameters `p`; `pooled`: its function call (see Statement). */
-  add(text: string, p: Params, pooled?: string): void {
-    this.byText.set(text, statement(text, { genericPlan: p.values.length > 0, pooled }));
+  /** Fixes `text`, built with the parameters `p`; its function calls: see Statement. */
+  add(text: string, p: Params, pooled?: string, pooledWithCaller?: string): void {
+    const genericPlan = p.values.length > 0;
+    this.byText.set(text, statement(text, { genericPlan, pooled, pooledWithCaller }));
   }
 
   /** The fixed statement of `text`, else one built for this request. */

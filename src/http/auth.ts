@@ -24,11 +24,26 @@ export interface AuthUser {
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthLevel;
+    /**
+     * The route's one read brings the caller's row in the same call behind a pooler
+     * (`readWithCaller`): the hook checks the token and leaves the look-up to the read.
+     */
+    callerInRead?: boolean;
   }
   interface FastifyRequest {
     /** Set on every authenticated route; null on public ones. */
     authUser: AuthUser | null;
+    /** A valid token whose user is still to be looked up (`callerInRead`); else null. */
+    pendingCaller: PendingCaller | null;
   }
+}
+
+/** What a verified token claims, and the level its route asks for. */
+export interface PendingCaller {
+  id: number;
+  username: string;
+  generation: number;
+  level: AuthLevel;
 }
 
 /** A route's level: its `config.auth`, else 'user' under /api/v1/ and 'public' elsewhere. */
@@ -58,8 +73,12 @@ export const USER_BY_ID = statement(
   { pooled: 'select * from auth_user($1)' },
 );
 
+/** The caller alone, for `readWithCaller` where a route's read has no call that brings it. */
+export const CALLER_ALONE = 'select * from auth_user($1)';
+
 export function installAuth(app: FastifyInstance, tokens: TokenService, database: Database): void {
   app.decorateRequest('authUser', null);
+  app.decorateRequest('pendingCaller', null);
   // onRequest: a request without credentials is turned away before its body is read.
   app.addHook('onRequest', async (request) => {
     if (request.is404) return;
@@ -75,16 +94,73 @@ export function installAuth(app: FastifyInstance, tokens: TokenService, database
       if (error instanceof TokenError) throw errors.tokenNotValid(error.message);
       throw error;
     }
-    const [user] = await database.run<AuthUser>(USER_BY_ID, [Number(claims.sub)]);
-    // A user's username never changes but when the user is erased (`users erase`, which
-    // keeps the row under a tombstone name): tokens issued before it name someone gone.
-    if (!user || user.username !== claims.username) throw errors.tokenNotValid('User not found.');
-    // The password was changed or reset since the token's session began (src/protections/sessions.ts).
-    if (user.sessionGeneration !== claims.gen) throw errors.tokenNotValid(SESSION_ENDED);
-    if (level === 'staff' && !isStaff(user)) throw errors.permissionDenied();
-    if (level === 'admin' && !user.isAdmin) throw errors.permissionDenied();
-    request.authUser = user;
+    const caller = {
+      id: Number(claims.sub),
+      username: claims.username,
+      generation: claims.gen,
+      level,
+    };
+    // Behind a pooler every call is parsed and planned anew: the route's read brings the
+    // caller too, one call instead of two (decision 0016). Until then `currentUser` refuses.
+    if (database.pooled && request.routeOptions.config.callerInRead) {
+      request.pendingCaller = caller;
+      return;
+    }
+    const [user] = await database.run<AuthUser>(USER_BY_ID, [caller.id]);
+    request.authUser = acceptCaller(caller, user);
   });
+}
+
+/** The caller's row judged against its token and its route's level: the user, or a 401/403. */
+function acceptCaller(caller: PendingCaller, user: AuthUser | undefined): AuthUser {
+  // A user's username never changes but when the user is erased (`users erase`, which
+  // keeps the row under a tombstone name): tokens issued before it name someone gone.
+  if (!user || user.username !== caller.username) throw errors.tokenNotValid('User not found.');
+  // The password was changed or reset since the token's session began (src/protections/sessions.ts).
+  if (user.sessionGeneration !== caller.generation) throw errors.tokenNotValid(SESSION_ENDED);
+  if (caller.level === 'staff' && !isStaff(user)) throw errors.permissionDenied();
+  if (caller.level === 'admin' && !user.isAdmin) throw errors.permissionDenied();
+  return user;
+}
+
+/**
+ * A route's one read with the caller's look-up in the same call, where the hook left it to
+ * the read (`callerInRead`, behind a pooler). `call` is a function call (migration 0022)
+ * taking the caller's id before `values` and answering the caller's columns (as `auth_user`)
+ * then the read's, read's null where it has none; no row when the user is gone. The caller
+ * is judged as the hook judges it before the read's answer is used. Returns the user and the
+ * read's columns; null where the caller was looked up already (a direct connection, PGlite):
+ * the route then runs its read as usual.
+ */
+export async function readWithCaller<Row extends object>(
+  request: FastifyRequest,
+  database: Database,
+  call: string,
+  values: unknown[],
+): Promise<{ user: AuthUser; row: Row } | null> {
+  const caller = request.pendingCaller;
+  if (!caller) return null;
+  const [answer] = await database.run<AuthUser & Row>({ text: call }, [caller.id, ...values]);
+  const {
+    id,
+    username,
+    email,
+    firstName,
+    lastName,
+    telephone,
+    reference,
+    isStaff: staff,
+    isAdmin,
+    sessionGeneration,
+    ...row
+  } = answer ?? ({} as AuthUser & Row);
+  const user = answer && {
+    ...{ id, username, email, firstName, lastName, telephone, reference },
+    ...{ isStaff: staff, isAdmin, sessionGeneration },
+  };
+  request.authUser = acceptCaller(caller, user);
+  request.pendingCaller = null;
+  return { user: request.authUser, row: row as Row };
 }
 
 /** `Bearer <token>` or, for older clients, `JWT <token>`. */

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readCartFilter } from '../../src/carts/filter.js';
-import { GET_CART, pageStatement } from '../../src/carts/queries.js';
+import { CART_WITH_CALLER, GET_CART, pageStatement } from '../../src/carts/queries.js';
 import { POOLED_STATS, seriesStatement, statsStatement } from '../../src/carts/stats.js';
 import { openDatabase } from '../../src/db/client.js';
 import { sessionDefaultsSql } from '../../src/db/pool.js';
@@ -138,6 +138,59 @@ describe('the functions behind a pooler', () => {
     // Every function called (the last shape reuses the "after" ones), most with figures.
     expect(called.size).toBe(POOLED_STATS.length);
     expect(nonEmpty).toBeGreaterThan(28);
+  });
+
+  it('with the caller (migration 0022): answer the caller as auth_user and, for staff only, the read', async () => {
+    const run = ctx.database.run;
+    const callerOf = async (id: number) =>
+      (await run<Record<string, unknown>>(asFunction(USER_BY_ID), [id]))[0];
+    // The cart: with the staff flag the caller's row holds; no row when the user is gone.
+    for (const cart of [...carts, 999_999]) {
+      for (const user of [anna.userId, staff.userId]) {
+        const [both] = await run<Record<string, unknown>>({ text: CART_WITH_CALLER }, [user, cart]);
+        const { doc, ...caller } = both;
+        expect(caller).toEqual(await callerOf(user));
+        const [alone] = await run<{ doc: string }>(GET_CART, [cart, user, user === staff.userId]);
+        expect(doc, `${cart} ${user}`).toBe(alone?.doc ?? null);
+      }
+      expect(await run({ text: CART_WITH_CALLER }, [999_999, cart])).toEqual([]);
+    }
+    // The stats and series: staff's figures for staff; none (nulls) for a customer.
+    const user = { id: staff.userId, isStaff: true, isAdmin: false } as AuthUser;
+    const called = new Set<string>();
+    for (const query of STAFF_SHAPES) {
+      const filter = readCartFilter(user, query, Date.now() * 1000);
+      let p = new Params();
+      const statements: [Statement, unknown[]][] = [[statsStatement(filter, p), p.values]];
+      for (const interval of ['D', 'W', 'M'] as const) {
+        for (const aggregate of ['carts', 'items'] as const) {
+          p = new Params();
+          statements.push([
+            seriesStatement(filter, { ...query, interval, aggregate }, p),
+            p.values,
+          ]);
+        }
+      }
+      for (const [statement, values] of statements) {
+        const call = statement.pooledWithCaller as string;
+        expect(call, statement.pooled).toBeDefined();
+        called.add(call);
+        const [read] = await run<Record<string, unknown>>(statement, values);
+        for (const id of [staff.userId, anna.userId]) {
+          const [both] = await run<Record<string, unknown>>({ text: call }, [id, ...values]);
+          const caller = await callerOf(id);
+          const rest = Object.fromEntries(Object.entries(both).filter(([k]) => !(k in caller)));
+          expect(both).toMatchObject(caller);
+          const expected =
+            id === staff.userId
+              ? read
+              : Object.fromEntries(Object.keys(read).map((k) => [k, null]));
+          expect(rest, `${call} ${id}`).toEqual(expected);
+        }
+        expect(await run({ text: call }, [999_999, ...values])).toEqual([]);
+      }
+    }
+    expect(called.size).toBe(POOLED_STATS.length);
   });
 
   it("has each stats function's body as its statement's text today", async () => {

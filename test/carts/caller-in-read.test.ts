@@ -1,0 +1,161 @@
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/client.js';
+import { SESSION_ENDED } from '../../src/http/errors.js';
+import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
+import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
+import { cartWith, checkedOutCart, loginStaff } from '../helpers/fixtures.js';
+
+/**
+ * Behind a transaction pooler the cart, the stats and the series look their caller up in the
+ * same call as their read (`callerInRead`, migration 0022, decision 0016): one call instead
+ * of two. Two services on one PostgreSQL database, one as behind a pooler
+ * (DATABASE_POOLER=transaction: unnamed statements, functions) and one direct, must answer
+ * every caller alike, and turn away the same tokens.
+ */
+if (!onPostgres) console.log('caller-in-read: skipped, it needs TEST_DATABASE_URL (a server).');
+
+describe.skipIf(!onPostgres)('the caller looked up with the read, behind a pooler', () => {
+  let pooled: TestContext;
+  let direct: TestContext;
+  let url: string;
+  let drop: () => Promise<void>;
+  const sessions: Record<string, { pooled: Session; direct: Session }> = {};
+  const carts: number[] = [];
+
+  beforeAll(async () => {
+    ({ url, drop } = await createPostgresDatabase());
+    pooled = await startTestApp({
+      database: await openDatabase({ url, pooler: 'transaction', poolSize: 4 }),
+    });
+    direct = await startTestApp({ database: await openDatabase({ url, poolSize: 4 }) });
+    for (const name of ['anna', 'bruno']) {
+      sessions[name] = { pooled: await pooled.login(name), direct: await direct.login(name) };
+    }
+    sessions.dora = { pooled: await loginStaff(pooled), direct: await loginStaff(direct) };
+    const anna = sessions.anna.pooled;
+    carts.push(
+      await cartWith(pooled, anna, {}, [
+        ['P-1', 2],
+        ['P-2', 5],
+      ]),
+    );
+    carts.push(await checkedOutCart(pooled, anna, {}));
+    carts.push(await cartWith(pooled, sessions.bruno.pooled, {}, [['P-3', 7]]));
+  }, 60_000);
+
+  afterAll(async () => {
+    await pooled?.close();
+    await direct?.close();
+    await drop?.();
+  });
+
+  /** The same request to both services as the same user: both answers. */
+  const both = async (user: string, path: string) => {
+    const a = await pooled.request('GET', path, { token: sessions[user].pooled.token });
+    const b = await direct.request('GET', path, { token: sessions[user].direct.token });
+    return [a, b] as const;
+  };
+
+  /** Anna's two carts, Bruno's, a missing one; stats and series (made once the carts are). */
+  const paths = () => [
+    ...[...carts, 999_999].map((id) => `/api/v1/carts/${id}/`),
+    '/api/v1/carts/stats/',
+    '/api/v1/carts/stats/?created_after=2000-01-01T00:00:00Z',
+    '/api/v1/carts/stats/?checkout=true',
+    '/api/v1/carts/time-series/?interval=D',
+    '/api/v1/carts/time-series/?interval=W&aggregate=items',
+    '/api/v1/carts/time-series/?interval=H',
+  ];
+
+  it('answers each caller as the direct service does: owner, another customer, staff', async () => {
+    const PATHS = paths();
+    expect(PATHS[2]).toBe(`/api/v1/carts/${carts[2]}/`);
+    const statuses: string[] = [];
+    for (const user of ['anna', 'bruno', 'dora']) {
+      for (const path of PATHS) {
+        const [a, b] = await both(user, path);
+        expect(a.status, `${user} ${path}`).toBe(b.status);
+        expect(a.body, `${user} ${path}`).toEqual(b.body);
+        statuses.push(`${user} ${a.status}`);
+      }
+    }
+    // Anna sees her two carts, Bruno his one, staff all three; nobody the missing one.
+    expect(statuses.filter((s) => s === 'anna 200').length).toBe(PATHS.length - 2);
+    expect(statuses.filter((s) => s === 'bruno 200').length).toBe(PATHS.length - 3);
+    expect(statuses.filter((s) => s === 'dora 200').length).toBe(PATHS.length - 1);
+    // A customer's figures are their own; staff's are everyone's.
+    const [annaStats] = await both('anna', '/api/v1/carts/stats/');
+    const [staffStats] = await both('dora', '/api/v1/carts/stats/');
+    expect(annaStats.body).toEqual({ total_quantity: 8, total_items: 3 });
+    expect(staffStats.body).toEqual({ total_quantity: 15, total_items: 4 });
+  });
+
+  it('makes one call where the direct service makes two (the look-up, the read)', async () => {
+    for (const path of [`/api/v1/carts/${carts[0]}/`, '/api/v1/carts/stats/']) {
+      const before = [pooled.database.queries, direct.database.queries];
+      const [a, b] = await both('dora', path);
+      expect([a.status, b.status]).toEqual([200, 200]);
+      expect(pooled.database.queries - before[0], path).toBe(1);
+      expect(direct.database.queries - before[1], path).toBe(2);
+    }
+  });
+
+  it('gives a demoted staff member their own figures and carts only, at once', async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const dora = sessions.dora.pooled;
+    try {
+      await admin.query('update users set is_staff = false where id = $1', [dora.userId]);
+      for (const path of paths()) {
+        const [a, b] = await both('dora', path);
+        expect(a.status, path).toBe(b.status);
+        expect(a.body, path).toEqual(b.body);
+      }
+      const stats = await pooled.request('GET', '/api/v1/carts/stats/', { token: dora.token });
+      expect(stats.body).toEqual({ total_quantity: 0, total_items: 0 });
+      const cart = await pooled.request('GET', `/api/v1/carts/${carts[0]}/`, { token: dora.token });
+      expect(cart.status).toBe(404);
+    } finally {
+      await admin.query('update users set is_staff = true where id = $1', [dora.userId]);
+      await admin.end();
+    }
+  });
+
+  it('turns away a token whose session ended or whose user was erased, before any answer', async () => {
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const bruno = sessions.bruno;
+    try {
+      await admin.query(
+        'update users set session_generation = session_generation + 1 where id = $1',
+        [bruno.pooled.userId],
+      );
+      for (const path of paths()) {
+        const [a, b] = await both('bruno', path);
+        expect([a.status, b.status], path).toEqual([401, 401]);
+        expect(a.body, path).toEqual({ detail: SESSION_ENDED, code: 'token_not_valid' });
+        expect(a.body, path).toEqual(b.body);
+      }
+      await admin.query("update users set username = 'erased-bruno' where id = $1", [
+        bruno.pooled.userId,
+      ]);
+      for (const path of paths()) {
+        const [a, b] = await both('bruno', path);
+        expect([a.status, b.status], path).toEqual([401, 401]);
+        expect(a.body, path).toEqual({ detail: 'User not found.', code: 'token_not_valid' });
+      }
+    } finally {
+      await admin.end();
+    }
+  });
+
+  it('turns away a missing or forged token without reading anything', async () => {
+    const before = pooled.database.queries;
+    for (const path of paths()) {
+      expect((await pooled.request('GET', path)).status).toBe(401);
+      expect((await pooled.request('GET', path, { token: 'forged.token.here' })).status).toBe(401);
+    }
+    expect(pooled.database.queries).toBe(before);
+  });
+});
