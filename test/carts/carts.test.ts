@@ -261,12 +261,16 @@ describe('GET carts/ and GET carts/{id}/', () => {
       expect(answer.status, answer.text).toBeLessThan(300);
       return ctx.database.queries - before;
     };
+    // The caller's look-up and the read; behind a pooler the cart and staff's stats and
+    // series bring the caller in the read's call (migration 0022): one.
+    const pooled = ctx.database.pooled;
     for (const session of [anna, staff]) {
-      expect(await cost('GET', `/api/v1/carts/${cart}/`, session)).toBe(2);
+      const withCaller = pooled && session === staff ? 1 : 2;
+      expect(await cost('GET', `/api/v1/carts/${cart}/`, session)).toBe(pooled ? 1 : 2);
       expect(await cost('GET', '/api/v1/carts/?page_size=5', session)).toBe(2);
       expect(await cost('GET', `/api/v1/carts/?gln=${GLN_A}`, session)).toBe(2);
-      expect(await cost('GET', '/api/v1/carts/stats/', session)).toBe(2);
-      expect(await cost('GET', '/api/v1/carts/time-series/?interval=D', session)).toBe(2);
+      expect(await cost('GET', '/api/v1/carts/stats/', session)).toBe(withCaller);
+      expect(await cost('GET', '/api/v1/carts/time-series/?interval=D', session)).toBe(withCaller);
     }
     const add = { cart, part_number: 'P1', quantity: 2 };
     expect(await cost('POST', '/api/v1/items/', anna, add)).toBe(2);
