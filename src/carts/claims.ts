@@ -74,8 +74,8 @@ export function orderPlacedUnreadable(error: unknown): error is UnstorableOrderA
 /**
  * Background release retries: first after this, doubling up to the cap. While a claim waits
  * for its release, the cart's checkout answers 409: the cap bounds how long that lasts once
- * the database is back (a planned switchover's writes are back within 5 s, decision 0004;
- * at 2 s the releases' tail alone once took a switchover's window to 5.2 s).
+ * the database is back (a planned switchover's writes fail for 5 s at most: docs/operations.md
+ * "The database fails over"; at 2 s the releases' tail once took that window to 5.2 s).
  */
 export const FIRST_RETRY_MS = 100;
 export const MAX_RETRY_MS = 500;

@@ -61,6 +61,12 @@ export function currentUser(request: FastifyRequest): AuthUser {
 export const isStaff = (user: AuthUser) => user.isStaff || user.isAdmin;
 
 /**
+ * The caller's look-up behind a pooler (migration 0019, `auth_user`); also what
+ * `readWithCaller` sends where a route's read has no call that brings the caller.
+ */
+export const CALLER_ALONE = 'select * from auth_user($1)';
+
+/**
  * The caller, read on every authenticated request (a prepared statement), with the session
  * generation its token must carry: ending sessions costs the request no other look-up.
  */
@@ -70,11 +76,8 @@ export const USER_BY_ID = statement(
   session_generation as "sessionGeneration"
   from users where id = $1`,
   // Behind a pooler (migration 0019: the same text, its plan kept per server connection).
-  { pooled: 'select * from auth_user($1)' },
+  { pooled: CALLER_ALONE },
 );
-
-/** The caller alone, for `readWithCaller` where a route's read has no call that brings it. */
-export const CALLER_ALONE = 'select * from auth_user($1)';
 
 export function installAuth(app: FastifyInstance, tokens: TokenService, database: Database): void {
   app.decorateRequest('authUser', null);
@@ -155,8 +158,16 @@ export async function readWithCaller<Row extends object>(
     ...row
   } = answer ?? ({} as AuthUser & Row);
   const user = answer && {
-    ...{ id, username, email, firstName, lastName, telephone, reference },
-    ...{ isStaff: staff, isAdmin, sessionGeneration },
+    id,
+    username,
+    email,
+    firstName,
+    lastName,
+    telephone,
+    reference,
+    isStaff: staff,
+    isAdmin,
+    sessionGeneration,
   };
   request.authUser = acceptCaller(caller, user);
   request.pendingCaller = null;
