@@ -3,7 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { delimiter } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MIN_NODE_MAJOR } from '../src/runtime.js';
-import { runProcess, SERVICE_MAIN } from './helpers/process.js';
+import { runProcess, SERVICE_MAIN, startCommand, startFlags } from './helpers/process.js';
 
 /** Issue 31: the service, its commands and this suite run on Node 24, the project's own. */
 const major = (version: string) => Number(version.replace(/^v/, '').split('.')[0]);
@@ -67,4 +67,43 @@ describe('the runtime (Node 24)', () => {
       }
     },
   );
+});
+
+/**
+ * The production start's V8 flags (package.json; README "Runtime" says why each): the tests and
+ * the benchmark read them through startCommand, which must expand them as sh does.
+ */
+describe("npm start's flags", () => {
+  const server = { DATABASE_URL: 'postgres://ordering@db.internal/ordering' };
+
+  it('on a database server: no optimizing tier for WebAssembly, no Maglev, the semi-space and heap limits', () => {
+    const flags = startFlags(server);
+    expect(flags).toEqual(
+      expect.arrayContaining([
+        '--liftoff-only',
+        '--no-maglev',
+        '--max-semi-space-size=8',
+        '--max-old-space-size=96',
+      ]),
+    );
+    expect(startCommand(server).at(-1)).toBe('dist/src/main.js');
+    expect(startFlags({ ...server, HEAP_LIMIT_MB: '128' })).toContain('--max-old-space-size=128');
+  });
+
+  it('on the embedded database (WebAssembly itself): WebAssembly keeps its optimizing tier', () => {
+    for (const env of [{}, { DATABASE_URL: '' }]) {
+      expect(startFlags(env)).not.toContain('--liftoff-only');
+      expect(startFlags(env)).toContain('--no-maglev');
+    }
+  });
+
+  it('is expanded by startCommand as sh expands it', async () => {
+    const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
+    for (const env of [server, {}, { ...server, HEAP_LIMIT_MB: '200' }]) {
+      const run = await runProcess('sh', ['-c', script.replace(/^node /, 'echo ')], {
+        env: { PATH: process.env.PATH, ...env },
+      });
+      expect(run.stdout.trim().split(/\s+/)).toEqual(startCommand(env).slice(1));
+    }
+  });
 });

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../helpers/process.js';
+import { freePort, startCommand } from '../helpers/process.js';
 import { until } from '../helpers/wait.js';
 
 /** The shipped files the fleet runs from. */
@@ -63,22 +63,6 @@ export function instanceEnv(site: Record<string, string>): Record<string, string
     if (!(name in vars)) throw new Error(`${INSTANCE_ENV} has no ${name}`);
   }
   return { ...vars, ...site };
-}
-
-/**
- * `npm start`'s command as package.json has it (`node --max-old-space-size=… dist/src/main.js`),
- * with its `${VAR:-default}` expanded from `env`: the instances run exactly it, as node
- * processes of their own (a signal reaches the service, not npm).
- */
-export function startCommand(env: Record<string, string | undefined>): string[] {
-  const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
-  const expanded = script.replace(
-    /\$\{(\w+):-([^}]*)\}/g,
-    (_, name: string, fallback: string) => env[name] || fallback,
-  );
-  const words = expanded.split(/\s+/).filter(Boolean);
-  if (words[0] !== 'node') throw new Error(`npm start is not a node command: ${script}`);
-  return [process.execPath, ...words.slice(1)];
 }
 
 export interface Instance {

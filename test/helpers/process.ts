@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /**
@@ -34,6 +35,29 @@ async function bindable(port: number): Promise<boolean> {
   }
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return true;
+}
+
+/**
+ * `npm start`'s command as package.json has it (`node … dist/src/main.js`), its
+ * `${VAR:-default}` and `${VAR:+word}` expanded from `env` as sh does: tests start the service
+ * exactly as production does, as a node process of its own (a signal reaches the service, not
+ * npm). The first word is this test's node (the project's own).
+ */
+export function startCommand(env: Record<string, string | undefined>): string[] {
+  const script: string = JSON.parse(readFileSync('package.json', 'utf8')).scripts.start;
+  const expanded = script.replace(
+    /\$\{(\w+):([-+])([^}]*)\}/g,
+    (_, name: string, kind: string, word: string) =>
+      kind === '-' ? env[name] || word : env[name] ? word : '',
+  );
+  const words = expanded.split(/\s+/).filter(Boolean);
+  if (words[0] !== 'node') throw new Error(`npm start is not a node command: ${script}`);
+  return [process.execPath, ...words.slice(1)];
+}
+
+/** The node flags of `npm start` for `env` (its command without node and the main module). */
+export function startFlags(env: Record<string, string | undefined>): string[] {
+  return startCommand(env).slice(1, -1);
 }
 
 export interface Run {

@@ -9,7 +9,12 @@ import type { SimRoute } from '../../erp-simulator/faults.js';
 import { type Simulator, startSimulator } from '../../erp-simulator/server.js';
 import { createPostgresDatabase } from '../helpers/db.js';
 import { type HostileErp, type Spoil, startHostileErp } from '../helpers/hostile-erp.js';
-import { freePort, type ServiceProcess, startServiceProcess } from '../helpers/process.js';
+import {
+  freePort,
+  type ServiceProcess,
+  startFlags,
+  startServiceProcess,
+} from '../helpers/process.js';
 import { until } from '../helpers/wait.js';
 import { codeIn, type SmtpReceiver, startSmtpReceiver } from '../mail/smtp.js';
 
@@ -106,8 +111,8 @@ describe('the service process behind a hostile ERP (npm start, 96 MB heap)', () 
       },
       port,
       '/readyz',
-      // package.json's start script.
-      ['--max-old-space-size=96', '--max-semi-space-size=8'],
+      // package.json's start script, as it runs with this database.
+      startFlags(database),
     );
     const { pid } = service.child;
     // At rest (migrated, logged in once below): the peak from here on is the ERP's doing.
