@@ -121,7 +121,13 @@ export default async function cartRoutes(app: App): Promise<void> {
     '/carts/:id/checkout/',
     {
       // docs/http-contract.md: upstream's own 503 JSON is passed through.
-      config: { passUpstream503: true, upstream: 'optional-token', conflicts: true },
+      // Behind a pooler the claim looks the caller up in its own call (migration 0023).
+      config: {
+        passUpstream503: true,
+        upstream: 'optional-token',
+        conflicts: true,
+        callerInRead: true,
+      },
       schema: {
         tags,
         operationId: 'checkoutCart',
@@ -144,7 +150,7 @@ export default async function cartRoutes(app: App): Promise<void> {
         deps,
         events.withLog(request.log),
         releases,
-        currentUser(request),
+        request,
         Number(request.params.id),
         token ? { token } : 'service',
       );

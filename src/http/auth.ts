@@ -144,6 +144,38 @@ export async function readWithCaller<Row extends object>(
   const caller = request.pendingCaller;
   if (!caller) return null;
   const [answer] = await database.run<AuthUser & Row>({ text: call }, [caller.id, ...values]);
+  return judged<Row>(request, caller, answer);
+}
+
+/**
+ * As readWithCaller, for a write (the checkout's claim, migration 0023): `call` takes the
+ * caller's id, username and session generation before `values`, and writes only when the
+ * user's row still carries them, so that nothing is written for a caller refused here. Run
+ * once, never again after a lost answer (`unverifiedWrite`: its caller copes with that).
+ */
+export async function writeWithCaller<Row extends object>(
+  request: FastifyRequest,
+  database: Database,
+  call: string,
+  values: unknown[],
+): Promise<{ user: AuthUser; row: Row } | null> {
+  const caller = request.pendingCaller;
+  if (!caller) return null;
+  const [answer] = await database.run<AuthUser & Row>({ text: call, unverifiedWrite: true }, [
+    caller.id,
+    caller.username,
+    caller.generation,
+    ...values,
+  ]);
+  return judged<Row>(request, caller, answer);
+}
+
+/** The caller's columns of a combined answer judged as the hook judges them; the rest. */
+function judged<Row extends object>(
+  request: FastifyRequest,
+  caller: PendingCaller,
+  answer: (AuthUser & Row) | undefined,
+): { user: AuthUser; row: Row } {
   const {
     id,
     username,

@@ -4,7 +4,7 @@ import { openDatabase } from '../../src/db/client.js';
 import { SESSION_ENDED } from '../../src/http/errors.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
-import { cartWith, checkedOutCart, loginStaff } from '../helpers/fixtures.js';
+import { cartWith, checkedOutCart, checkout, loginStaff } from '../helpers/fixtures.js';
 
 /**
  * Behind a transaction pooler the cart, the stats and the series look their caller up in the
@@ -120,6 +120,65 @@ describe.skipIf(!onPostgres)('the caller looked up with the read, behind a poole
       await admin.query('update users set is_staff = true where id = $1', [dora.userId]);
       await admin.end();
     }
+  });
+
+  it('checks out as the direct service does in one call fewer, and claims nothing for a token it turns away (migration 0023)', async () => {
+    const anna = sessions.anna;
+    const lines: [string, number][] = [['P-1', 1]];
+    const [mine, theirs] = [
+      await cartWith(pooled, anna.pooled, {}, lines),
+      await cartWith(direct, anna.direct, {}, lines),
+    ];
+    const before = [pooled.database.queries, direct.database.queries];
+    const [a, b] = [
+      await checkout(pooled, anna.pooled, mine),
+      await checkout(direct, anna.direct, theirs),
+    ];
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(pooled.database.queries - before[0]).toBe(direct.database.queries - before[1] - 1);
+    expect(a.body).toMatchObject({ cart: mine, timed_out: false });
+    expect(Object.keys(a.body).sort()).toEqual(Object.keys(b.body).sort());
+    // Again: the record, on either service.
+    expect((await checkout(pooled, anna.pooled, mine)).body).toEqual(a.body);
+    expect((await checkout(direct, anna.direct, mine)).body).toEqual(a.body);
+    // Another's cart, or none: 404 from both.
+    for (const id of [carts[2], 999_999]) {
+      const [x, y] = [
+        await checkout(pooled, anna.pooled, id),
+        await checkout(direct, anna.direct, id),
+      ];
+      expect([x.status, y.status], String(id)).toEqual([404, 404]);
+      expect(x.body).toEqual(y.body);
+    }
+
+    // Anna's sessions ended: 401 from both, and her cart is neither claimed nor frozen.
+    const fresh = await cartWith(pooled, anna.pooled, {}, lines);
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const bump = (by: number) =>
+      admin.query('update users set session_generation = session_generation + $2 where id = $1', [
+        anna.pooled.userId,
+        by,
+      ]);
+    try {
+      await bump(1);
+      const [x, y] = [
+        await checkout(pooled, anna.pooled, fresh),
+        await checkout(direct, anna.direct, fresh),
+      ];
+      expect([x.status, y.status]).toEqual([401, 401]);
+      expect(x.body).toEqual({ detail: SESSION_ENDED, code: 'token_not_valid' });
+      const { rows } = await admin.query(
+        'select checkout_claim, checkout_frozen, checked_out from carts where id = $1',
+        [fresh],
+      );
+      expect(rows[0]).toEqual({ checkout_claim: null, checkout_frozen: false, checked_out: false });
+    } finally {
+      await bump(-1);
+      await admin.end();
+    }
+    // Nothing held: the same tokens check it out at once (no 409).
+    expect((await checkout(pooled, anna.pooled, fresh)).status).toBe(200);
   });
 
   it('turns away a token whose session ended or whose user was erased, before any answer', async () => {

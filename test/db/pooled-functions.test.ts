@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readCartFilter } from '../../src/carts/filter.js';
@@ -191,6 +192,79 @@ describe('the functions behind a pooler', () => {
       }
     }
     expect(called.size).toBe(POOLED_STATS.length);
+  });
+
+  it("claim a cart with its caller (migration 0023): as checkout_claim for the token's user; nothing for another", async () => {
+    const run = ctx.database.run;
+    const [caller] = await run<AuthUser & Record<string, unknown>>(asFunction(USER_BY_ID), [
+      anna.userId,
+    ]);
+    const lines: [string, number][] = [
+      ['P-1', 2],
+      ['P-2', 1],
+    ];
+    const cart = () => cartWith(ctx, anna, { reference: 'R' }, lines);
+    const now = new Date().toISOString();
+    const stale = '2000-01-01T00:00:00Z';
+    const claimAs = (user: number, username: string, generation: number, id: number) =>
+      run<Record<string, unknown>>(
+        { text: 'select * from checkout_claim_as($1, $2, $3, $4, $5, $6, $7::uuid)' },
+        [user, username, generation, id, now, stale, randomUUID()],
+      );
+    const claim = (id: number, user = anna.userId) =>
+      run<Record<string, unknown>>(
+        { text: 'select * from checkout_claim($1, $2, $3, $4, $5::uuid)' },
+        [id, user, now, stale, randomUUID()],
+      );
+    const claimOf = (row: Record<string, unknown>) =>
+      Object.fromEntries(Object.entries(row).filter(([k]) => !(k in caller)));
+    const claimed = async (id: number) =>
+      (
+        await run<{ c: string | null }>(
+          { text: 'select checkout_claim c from carts where id = $1' },
+          [id],
+        )
+      )[0].c;
+
+    // The token's user: the caller's row and the same claim (but the cart's creation).
+    const [a, b] = [await cart(), await cart()];
+    const [both] = await claimAs(anna.userId, caller.username, caller.sessionGeneration, a);
+    const [alone] = await claim(b);
+    expect(both).toMatchObject(caller);
+    const { cart_reference, cart_created: _, ...rest } = claimOf(both);
+    const { reference, cart_created: __, ...restAlone } = alone;
+    expect({ ...rest, cart_reference }).toEqual({ ...restAlone, cart_reference: reference });
+    expect(rest.claimed).toBe(true);
+    expect(await claimed(a)).not.toBeNull();
+
+    // A token the user's row no longer matches (renamed by an erasure, sessions ended): the
+    // caller's row, no claim, the cart untouched (its own claim goes through after).
+    for (const [username, generation] of [
+      ['erased-1', caller.sessionGeneration],
+      [caller.username, caller.sessionGeneration + 1],
+    ] as const) {
+      const c = await cart();
+      const [refused] = await claimAs(anna.userId, username, generation, c);
+      expect(refused).toMatchObject(caller);
+      expect(Object.values(claimOf(refused)).every((v) => v === null)).toBe(true);
+      expect(await claimed(c)).toBeNull();
+      expect((await claim(c))[0].claimed).toBe(true);
+    }
+
+    // Not theirs, or no such cart: the caller's row and no claim, as checkout_claim finds none.
+    const theirs = await cart();
+    const [staffRow] = await run<AuthUser & Record<string, unknown>>(asFunction(USER_BY_ID), [
+      staff.userId,
+    ]);
+    for (const id of [theirs, 999_999]) {
+      const [row] = await claimAs(staff.userId, staffRow.username, staffRow.sessionGeneration, id);
+      expect(row).toMatchObject(staffRow);
+      expect(Object.values(claimOf(row)).every((v) => v === null)).toBe(true);
+      expect(await claim(id, staff.userId)).toEqual([]);
+    }
+    expect(await claimed(theirs)).toBeNull();
+    // A user who is gone: no row.
+    expect(await claimAs(999_999, 'nobody', 0, theirs)).toEqual([]);
   });
 
   it("has each stats function's body as its statement's text today", async () => {
