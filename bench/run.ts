@@ -15,7 +15,7 @@
  * database ms per request. BENCH_SEED_ONLY=1: seed (timed) and stop.
  * BENCH_PGBOUNCER=1: the service reaches the database through PgBouncer in transaction mode,
  * started from deploy/pgbouncer/pgbouncer.ini (Debian's pgbouncer), with
- * DATABASE_POOLER=transaction. BENCH_POOLER=transaction: that mode on a direct connection
+ * DATABASE_POOLER=transaction; the floors go through it too (same path to the database). BENCH_POOLER=transaction: that mode on a direct connection
  * (what the mode itself costs: unnamed statements, single reads in a transaction).
  * BENCH_PROFILE=<dir>: V8 CPU profiles of the service and the simulator written there on exit.
  * BENCH_TRACING=100 or 1 (percent; default off): the service traces that share of requests
@@ -290,7 +290,7 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
   const pooler = bouncer ? 'transaction' : (process.env.BENCH_POOLER ?? 'none');
   console.log(
     bouncer
-      ? `service through PgBouncer (deploy/pgbouncer/pgbouncer.ini, port ${bouncer.port}), DATABASE_POOLER=transaction`
+      ? `service and floors through PgBouncer (deploy/pgbouncer/pgbouncer.ini, port ${bouncer.port}), DATABASE_POOLER=transaction`
       : `service on a direct connection, DATABASE_POOLER=${pooler}`,
   );
   const serviceNode = process.env.BENCH_NODE ?? 'node';
@@ -347,7 +347,9 @@ async function bench(url: string, shape: Shape, mode: 'full' | 'service') {
       ['document', documentPort],
     ] as const) {
       floorPids[kind] = start('node', ['--import', 'tsx', 'bench/floor.ts'], {
-        DATABASE_URL: url,
+        // Through PgBouncer when the service is: a floor on the same path to the database
+        // (its statements are unnamed texts, which transaction pooling allows).
+        DATABASE_URL: bouncer ? bouncer.urlFor(url) : url,
         DATABASE_POOL_SIZE: String(POOL_SIZE),
         JWT_SECRET,
         PORT: String(port),
