@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { TokenError, type TokenService } from '../auth/tokens.js';
 import type { Database } from '../db/client.js';
-import { statement } from '../db/statement.js';
+import { type Statement, statement } from '../db/statement.js';
 import { errors, SESSION_ENDED } from './errors.js';
 
 /** Who may call a route. Routes under /api/v1/ default to 'user'; everything else is public. */
@@ -135,16 +135,13 @@ function acceptCaller(caller: PendingCaller, user: AuthUser | undefined): AuthUs
  * read's columns; null where the caller was looked up already (a direct connection, PGlite):
  * the route then runs its read as usual.
  */
-export async function readWithCaller<Row extends object>(
+export function readWithCaller<Row extends object>(
   request: FastifyRequest,
   database: Database,
   call: string,
   values: unknown[],
 ): Promise<{ user: AuthUser; row: Row } | null> {
-  const caller = request.pendingCaller;
-  if (!caller) return null;
-  const [answer] = await database.run<AuthUser & Row>({ text: call }, [caller.id, ...values]);
-  return judged<Row>(request, caller, answer);
+  return withCaller<Row>(request, database, { text: call }, (caller) => [caller.id, ...values]);
 }
 
 /**
@@ -153,20 +150,30 @@ export async function readWithCaller<Row extends object>(
  * user's row still carries them, so that nothing is written for a caller refused here. Run
  * once, never again after a lost answer (`unverifiedWrite`: its caller copes with that).
  */
-export async function writeWithCaller<Row extends object>(
+export function writeWithCaller<Row extends object>(
   request: FastifyRequest,
   database: Database,
   call: string,
   values: unknown[],
 ): Promise<{ user: AuthUser; row: Row } | null> {
-  const caller = request.pendingCaller;
-  if (!caller) return null;
-  const [answer] = await database.run<AuthUser & Row>({ text: call, unverifiedWrite: true }, [
+  return withCaller<Row>(request, database, { text: call, unverifiedWrite: true }, (caller) => [
     caller.id,
     caller.username,
     caller.generation,
     ...values,
   ]);
+}
+
+/** One call with the pending caller's `args`, its caller's columns judged as the hook judges them. */
+async function withCaller<Row extends object>(
+  request: FastifyRequest,
+  database: Database,
+  call: Statement,
+  args: (caller: PendingCaller) => unknown[],
+): Promise<{ user: AuthUser; row: Row } | null> {
+  const caller = request.pendingCaller;
+  if (!caller) return null;
+  const [answer] = await database.run<AuthUser & Row>(call, args(caller));
   return judged<Row>(request, caller, answer);
 }
 
