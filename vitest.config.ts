@@ -18,7 +18,6 @@ const DATABASE_INDEPENDENT = [
   'test/drain.test.ts',
   'test/http/cors-browser.test.ts',
   'test/http/openapi-client.test.ts',
-  'test/helpers/ports.test.ts',
   'test/http/trust-proxy.test.ts',
   'test/log.test.ts',
   'test/main.test.ts',

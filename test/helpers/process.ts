@@ -1,48 +1,15 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomInt } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/**
- * A port nothing listens on right now, for a process a test starts. Not the kernel's `listen(0)`:
- * a port it hands out and that is closed again can be handed to another test file's worker
- * before this one's process binds it (seen: EADDRINUSE in test/simulator-loading.test.ts).
- * Each vitest worker takes its ports from a block of its own below the kernel's ephemeral
- * range (32768 and up, /proc/sys/net/ipv4/ip_local_port_range), in turn, skipping any in use:
- * no two workers of a run, and nothing the kernel assigns, can pick the same one. Each process
- * starts at a random place in its block: consecutive runs would otherwise hand out the same
- * ports, and what one left behind under a port meets the next (seen twice when every run
- * started at the block's first port: the failover test right after the fleet test, its
- * promoted standby never took writes; a killed postmaster's socket lock was left in
- * /var/run/postgresql). A port with such a lock is skipped too.
- */
-const PORT_BASE = 20_000;
-const PORT_BLOCK = 1_000;
-const PORT_BLOCKS = 12;
-let nextPort = randomInt(PORT_BLOCK);
-const SOCKET_DIRS = ['/var/run/postgresql', '/tmp'];
-
+/** A port nothing listens on right now. */
 export async function freePort(): Promise<number> {
-  const worker = Number(process.env.VITEST_POOL_ID ?? 0) % PORT_BLOCKS;
-  for (let tries = 0; tries < PORT_BLOCK; tries += 1) {
-    const port = PORT_BASE + worker * PORT_BLOCK + (nextPort++ % PORT_BLOCK);
-    const locked = SOCKET_DIRS.some((dir) => existsSync(`${dir}/.s.PGSQL.${port}.lock`));
-    if (!locked && (await bindable(port))) return port;
-  }
-  throw new Error(`no free port in ${PORT_BASE + worker * PORT_BLOCK}+${PORT_BLOCK}`);
-}
-
-async function bindable(port: number): Promise<boolean> {
-  const server = createServer();
-  try {
-    server.listen(port, '127.0.0.1');
-    await once(server, 'listening');
-  } catch {
-    return false;
-  }
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
-  return true;
+  return port;
 }
 
 /**
