@@ -15,8 +15,9 @@
  * database ms per request. BENCH_SEED_ONLY=1: seed (timed) and stop.
  * BENCH_PGBOUNCER=1: the service reaches the database through PgBouncer in transaction mode,
  * started from deploy/pgbouncer/pgbouncer.ini (Debian's pgbouncer), with
- * DATABASE_POOLER=transaction; the floors go through it too (same path to the database). BENCH_POOLER=transaction: that mode on a direct connection
- * (what the mode itself costs: unnamed statements, single reads in a transaction).
+ * DATABASE_POOLER=transaction; the floors go through it too (same path to the database).
+ * BENCH_POOLER=transaction: that mode on a direct connection (what the mode itself costs:
+ * unnamed statements, single reads in a transaction).
  * BENCH_PROFILE=<dir>: V8 CPU profiles of the service and the simulator written there on exit.
  * BENCH_TRACING=100 or 1 (percent; default off): the service traces that share of requests
  * (OTEL_TRACES_SAMPLER=parentbased_traceidratio) and exports them over OTLP/HTTP to a sink in

@@ -174,15 +174,6 @@ async function withCaller<Row extends object>(
   const caller = request.pendingCaller;
   if (!caller) return null;
   const [answer] = await database.run<AuthUser & Row>(call, args(caller));
-  return judged<Row>(request, caller, answer);
-}
-
-/** The caller's columns of a combined answer judged as the hook judges them; the rest. */
-function judged<Row extends object>(
-  request: FastifyRequest,
-  caller: PendingCaller,
-  answer: (AuthUser & Row) | undefined,
-): { user: AuthUser; row: Row } {
   const {
     id,
     username,
