@@ -85,6 +85,9 @@ describe('deploy/patroni/', () => {
     // Patroni's own rule, and a leader key that expires well inside the 20 s target.
     expect(dcs.loop_wait + 2 * dcs.retry_timeout).toBeLessThanOrEqual(dcs.ttl);
     expect(dcs.ttl + dcs.loop_wait).toBeLessThan(20);
+    // The sync standby promotes however far behind the dead primary's last WAL position it
+    // is (the failover test's case b puts it tens of MB behind).
+    expect(dcs.maximum_lag_on_failover).toBeGreaterThanOrEqual(2 ** 30);
   });
 
   it.skipIf(!HAPROXY)('haproxy.cfg passes haproxy -c, and sends only to the primary', () => {

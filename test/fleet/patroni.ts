@@ -213,6 +213,35 @@ export function postmasterPid(node: PatroniNode): number | undefined {
   }
 }
 
+/** The pid of the node's walreceiver (a standby's), found among its postmaster's children. */
+export function walreceiverPid(node: PatroniNode): number {
+  const postmaster = postmasterPid(node);
+  if (!postmaster) throw new Error(`${node.name}: no postmaster`);
+  const ps = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(postmaster)], {
+    encoding: 'utf8',
+  });
+  const line = ps.stdout.split('\n').find((l) => /walreceiver/.test(l));
+  if (!line) throw new Error(`${node.name}: no walreceiver among\n${ps.stdout}`);
+  return Number(line.trim().split(/\s+/)[0]);
+}
+
+/**
+ * How far the node is behind the primary's last WAL position in etcd, in bytes, as Patroni
+ * judges it for a failover (its REST `/cluster`); -1 when unknown.
+ */
+export async function lagBytes(node: PatroniNode): Promise<number> {
+  try {
+    const answer = await fetch(`http://${node.host}:${node.restPort}/cluster`, {
+      signal: AbortSignal.timeout(2000),
+    });
+    const body = (await answer.json()) as { members: { name: string; lag?: unknown }[] };
+    const lag = body.members.find((m) => m.name === node.name)?.lag;
+    return typeof lag === 'number' ? lag : -1;
+  } catch {
+    return -1;
+  }
+}
+
 /** Patroni's role for the node from its REST API: 'primary', 'replica', … or 'down'. */
 export async function restRole(node: PatroniNode): Promise<{ role: string; state: string }> {
   try {
