@@ -63,9 +63,19 @@ describe.skipIf(embeddedOnlySkipped)('the admin bin on the embedded database', (
       DATABASE_URL: 'memory://',
     });
     const children = `/proc/${child.pid}/task/${child.pid}/children`;
-    await until(() => readFileSync(children, 'utf8').trim() !== '', 'the command started', 30_000);
-    const pid = Number(readFileSync(children, 'utf8').trim().split(' ')[0]);
-    expect(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')).toContain('--liftoff-only');
+    const cmdline = (pid: number | undefined) => readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    let pid: number | undefined;
+    // Started: a child that has run its exec (until then a forked child shows the bin's own
+    // command line).
+    await until(
+      () => {
+        pid = Number(readFileSync(children, 'utf8').trim().split(' ')[0]) || undefined;
+        return pid !== undefined && cmdline(pid) !== cmdline(child.pid);
+      },
+      'the command started',
+      30_000,
+    );
+    expect(cmdline(pid).split('\0')).toContain('--liftoff-only');
     child.kill('SIGTERM');
     expect((await exited)[1], output()).toBe('SIGTERM');
   });
