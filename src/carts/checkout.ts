@@ -125,19 +125,10 @@ export async function checkoutCart(
   await deps.faults?.afterOrderPlaced?.(cartId);
 
   const finishedAt = formatMicros(deps.clock.nowMicros());
-  const values = [cartId, finishedAt, answer.orderId, answer.orderNumber, answer.queued];
+  const values = [cartId, finishedAt, answer.orderId, answer.orderNumber, answer.queued, token];
   let row: CheckoutRow & { added: boolean };
   try {
-    row = await withSpan('checkout record', {}, async () => {
-      const [stored] = await deps.database.run<CheckoutRow & { added: boolean }>(
-        RECORD_CHECKOUT,
-        values,
-      );
-      if (stored) return stored;
-      // A record committed by a concurrent attempt after this statement's snapshot: read it now.
-      const [found] = await deps.database.run<CheckoutRow>(READ_CHECKOUT, [cartId]);
-      return { ...found, added: false };
-    });
+    row = await withSpan('checkout record', {}, () => recordCheckout(deps, cartId, token, values));
   } catch (error) {
     // The order may be placed: the lines stay frozen, and the claim is dropped so that the
     // next attempt can record it at once (same key, upstream's first answer).
@@ -242,14 +233,54 @@ const CLAIM_CART = statement('select * from checkout_claim($1, $2, $3, $4, $5::u
 const CLAIM_CART_AS = 'select * from checkout_claim_as($1, $2, $3, $4, $5, $6, $7::uuid)';
 
 /**
- * The record and the closed cart, in one statement (one verified transaction). The unique
+ * The record, sent once, without a transaction of its own (issue 33: a verified commit cost
+ * a round trip more on every checkout). The record names the attempt that stored it: when the
+ * statement's answer is lost (or it was never sent), reading the record settles whether this
+ * attempt stored it, and so whether it publishes the checkout. No record: the statement did
+ * not commit, and the error is the answer (the claim is released, the retry records the same
+ * order). A statement still running on a connection that gave no answer in time may commit
+ * after that read: its record stands, and no attempt publishes it, as when a verified commit's
+ * outcome stays unknown (decision 0001).
+ */
+async function recordCheckout(
+  deps: Deps,
+  cartId: number,
+  token: string,
+  values: unknown[],
+): Promise<CheckoutRow & { added: boolean }> {
+  let stored: (CheckoutRow & { added: boolean }) | undefined;
+  try {
+    [stored] = await deps.database.run<CheckoutRow & { added: boolean }>(RECORD_CHECKOUT, values);
+  } catch (error) {
+    if (!isDatabaseUnavailable(error)) throw error;
+    const [found] = await deps.database
+      .run<CheckoutRow & { attempt: string | null }>(READ_CHECKOUT_ATTEMPT, [cartId])
+      .catch(() => []);
+    if (!found) throw error;
+    const { attempt, ...record } = found;
+    return { ...record, added: attempt === token };
+  }
+  if (stored) return stored;
+  // A record committed by a concurrent attempt after this statement's snapshot: read it now.
+  const [found] = await deps.database.run<CheckoutRow>(READ_CHECKOUT, [cartId]);
+  return { ...found, added: false };
+}
+
+/** The record and the attempt that stored it. */
+const READ_CHECKOUT_ATTEMPT = statement(
+  `select ${CHECKOUT_COLUMNS}, attempt::text as attempt from checkouts where cart_id = $1`,
+);
+
+/**
+ * The record and the closed cart, in one statement, sent once (recordCheckout). The unique
  * cart_id makes a second record impossible; `added` says whether this statement stored it
  * (only then does the cart change, and only then is the checkout published). The outcome
  * is known now: no attempt is unsettled any more.
  */
-const RECORD_CHECKOUT = statement(`with added as (
-    insert into checkouts (cart_id, created, order_id, order_number, timed_out)
-    values ($1, $2, $3, $4, $5)
+export const RECORD_CHECKOUT = statement(
+  `with added as (
+    insert into checkouts (cart_id, created, order_id, order_number, timed_out, attempt)
+    values ($1, $2, $3, $4, $5, $6::uuid)
     on conflict (cart_id) do nothing
     returning id, cart_id, created, order_id, order_number, timed_out
   ), closed as (
@@ -263,7 +294,9 @@ const RECORD_CHECKOUT = statement(`with added as (
   from added
   union all
   select false, ${CHECKOUT_COLUMNS} from checkouts
-  where cart_id = $1 and not exists (select from added)`);
+  where cart_id = $1 and not exists (select from added)`,
+  { unverifiedWrite: true },
+);
 
 /**
  * A checkout whose order the ERP placed (it answered 201 or 202) but whose answer cannot be

@@ -347,6 +347,8 @@ export const checkouts = pgTable('checkouts', {
   orderId: text('order_id').notNull(),
   orderNumber: text('order_number').notNull(),
   timedOut: boolean('timed_out').notNull().default(false),
+  /** The claim token of the checkout attempt that stored the record (migration 0024). */
+  attempt: uuid('attempt'),
 });
 
 export const controls = pgTable(

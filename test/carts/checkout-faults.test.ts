@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_SERVICE_ACCOUNT, DEMO_STORE_GLNS } from '../../erp-simulator/data.js';
 import type { Fault } from '../../erp-simulator/faults.js';
 import { type Simulator, startSimulator } from '../../erp-simulator/server.js';
-import { staleAfterMicros } from '../../src/carts/checkout.js';
+import { RECORD_CHECKOUT, staleAfterMicros } from '../../src/carts/checkout.js';
 import { orderMayBePlaced } from '../../src/carts/claims.js';
 import { type Database, openDatabase } from '../../src/db/client.js';
 import { DatabaseUnavailable } from '../../src/db/errors.js';
@@ -48,6 +48,12 @@ interface SwitchableDatabase {
   database: Database;
   down(): Promise<void> | void;
   up(): void;
+  /**
+   * The next statement containing `text` (or named so: a prepared statement's later runs send
+   * only its name) loses its connection: `before` it reaches the database, or `after` (it
+   * runs and commits; its answer is lost).
+   */
+  cutOn(text: string, when: 'before' | 'after'): void;
   close(): Promise<void>;
 }
 
@@ -66,6 +72,7 @@ async function proxiedPostgres(): Promise<SwitchableDatabase> {
     database: opened,
     down: () => proxy.refuse(),
     up: () => proxy.restore(),
+    cutOn: (text, when) => proxy.cutOn(text, when),
     async close() {
       await proxy.close();
       await drop();
@@ -78,12 +85,24 @@ async function switchedPglite(): Promise<SwitchableDatabase> {
   const inner = await createTestDatabase();
   let isDown = false;
   const refuse = () => Promise.reject(new DatabaseUnavailable('database down (test switch)'));
+  let cut: { text: string; when: 'before' | 'after' } | undefined;
+  const run: Database['run'] = async (statement, values) => {
+    if (isDown) return refuse();
+    const { text, name } =
+      typeof statement === 'string' ? { text: statement, name: '' } : statement;
+    if (!cut || !(text.includes(cut.text) || name === cut.text))
+      return inner.run(statement, values);
+    const { when } = cut;
+    cut = undefined;
+    if (when === 'after') await inner.run(statement, values);
+    throw new DatabaseUnavailable(`connection cut ${when} the statement (test switch)`);
+  };
   const database: Database = {
     ...inner,
     get queries() {
       return inner.queries;
     },
-    run: (statement, values) => (isDown ? refuse() : inner.run(statement, values)),
+    run,
     transaction: (work) => (isDown ? refuse() : inner.transaction(work)),
     close: async () => {},
   };
@@ -94,6 +113,9 @@ async function switchedPglite(): Promise<SwitchableDatabase> {
     },
     up: () => {
       isDown = false;
+    },
+    cutOn: (text, when) => {
+      cut = { text, when };
     },
     close: () => inner.close(),
   };
@@ -457,6 +479,40 @@ describe('the database down when the claim is released', () => {
     expectError(answer, 503, 'database_unavailable');
     const [placed] = ordersOf(cart.po);
     database.up();
+    await until(async () => (await claimOf(cart.id)).claim === null, 'the claim released');
+    expect((await claimOf(cart.id)).frozen).toBe(true);
+    await expectCheckedOutOnce(cart, placed.order_id);
+  });
+});
+
+// The record is one statement sent once (issue 33): a lost answer is settled by reading the
+// record and the attempt that stored it (src/carts/checkout.ts, recordCheckout).
+describe("the record's connection cut", () => {
+  it('after the record was stored: the attempt reads it, answers it and publishes the checkout once', async () => {
+    const cart = await newCart();
+    database.cutOn(RECORD_CHECKOUT.name!, 'after');
+    const answer = await checkoutOf(cart.id);
+    expect(answer.status, answer.text).toBe(200);
+    const orders = ordersOf(cart.po);
+    expect(orders).toHaveLength(1);
+    expect(answer.body.order_id).toBe(orders[0].order_id);
+    expect(await records(cart.id)).toBe(1);
+    expect(events('cart.checked_out', cart.id)).toBe(1);
+    expect(await claimOf(cart.id)).toEqual({ claim: null, frozen: false });
+    // Asked again: the stored record, and no second event.
+    const again = await checkoutOf(cart.id);
+    expect(again.body).toEqual(answer.body);
+    expect(events('cart.checked_out', cart.id)).toBe(1);
+  });
+
+  it('before the record reached the database: 503, the claim released with the lines frozen; the retry records the same order once', async () => {
+    const cart = await newCart();
+    database.cutOn(RECORD_CHECKOUT.name!, 'before');
+    expectError(await checkoutOf(cart.id), 503, 'database_unavailable');
+    const [placed] = ordersOf(cart.po);
+    expect(placed).toBeDefined();
+    expect(await records(cart.id)).toBe(0);
+    expect(events('cart.checked_out', cart.id)).toBe(0);
     await until(async () => (await claimOf(cart.id)).claim === null, 'the claim released');
     expect((await claimOf(cart.id)).frozen).toBe(true);
     await expectCheckedOutOnce(cart, placed.order_id);

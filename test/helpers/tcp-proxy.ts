@@ -9,7 +9,7 @@ interface Pair {
 /** A cut the proxy makes when the client (the service) sends a statement containing `text`. */
 interface CutRule {
   text: string;
-  /** before: the statement never reaches the database; after: it does, its answer is lost. */
+  /** before: the statement never reaches the database; after: it runs, its answer is lost. */
   when: 'before' | 'after';
   times: number;
 }
@@ -177,13 +177,17 @@ export class TcpProxy {
       this.cut(pair);
       return;
     }
-    // The statement reaches the database; the service loses the connection before the answer.
+    // The statement reaches the database, with the rest of its messages should the client
+    // send them in further chunks (a prepared statement's Bind, Execute and Sync); the service
+    // loses the connection when the database answers, before the answer reaches it.
     this.pairs.delete(pair);
     this.cuts += 1;
-    pair.client.destroy();
     server.removeAllListeners('data');
+    server.once('data', () => {
+      pair.client.destroy();
+      server.destroy();
+    });
     server.write(chunk);
-    server.once('data', () => server.destroy());
   }
 
   private cut(pair: Pair): void {
