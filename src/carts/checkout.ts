@@ -17,7 +17,6 @@ import {
   type ClaimReleases,
   orderMayBePlaced,
   orderPlacedUnreadable,
-  READ_CHECKOUT,
   type Released,
 } from './claims.js';
 import { checkoutRecord } from './queries.js';
@@ -248,22 +247,27 @@ async function recordCheckout(
   token: string,
   values: unknown[],
 ): Promise<CheckoutRow & { added: boolean }> {
+  /** The record as stored now, and whether this attempt stored it. */
+  const settled = async () => {
+    const [found] = await deps.database.run<CheckoutRow & { attempt: string | null }>(
+      READ_CHECKOUT_ATTEMPT,
+      [cartId],
+    );
+    if (!found) return undefined;
+    const { attempt, ...record } = found;
+    return { ...record, added: attempt === token };
+  };
   let stored: (CheckoutRow & { added: boolean }) | undefined;
   try {
     [stored] = await deps.database.run<CheckoutRow & { added: boolean }>(RECORD_CHECKOUT, values);
   } catch (error) {
     if (!isDatabaseUnavailable(error)) throw error;
-    const [found] = await deps.database
-      .run<CheckoutRow & { attempt: string | null }>(READ_CHECKOUT_ATTEMPT, [cartId])
-      .catch(() => []);
+    const found = await settled().catch(() => undefined);
     if (!found) throw error;
-    const { attempt, ...record } = found;
-    return { ...record, added: attempt === token };
+    return found;
   }
-  if (stored) return stored;
-  // A record committed by a concurrent attempt after this statement's snapshot: read it now.
-  const [found] = await deps.database.run<CheckoutRow>(READ_CHECKOUT, [cartId]);
-  return { ...found, added: false };
+  // No row: a record committed by a concurrent attempt after this statement's snapshot.
+  return stored ?? (await settled())!;
 }
 
 /** The record and the attempt that stored it. */
