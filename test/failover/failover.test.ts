@@ -335,6 +335,39 @@ describe.skipIf(missing.length > 0)(
         noFailedReads?: boolean;
       } = {},
     ): Promise<CaseFigures> {
+      /** The load under way, the fault, and writes back: the fault's instant. */
+      const faultUnderLoad = async (): Promise<number> => {
+        await until(
+          () => loads.every((l) => l.tally.events.filter((e) => e.write && !e.failed).length >= 20),
+          'load under way',
+          60_000,
+        );
+        await options.before?.();
+        const faultAt = Date.now();
+        await fault();
+        const after = 40;
+        await until(
+          async () => {
+            for (const load of loads) {
+              const events = load.tally.events;
+              let lastFailed = events.length - 1;
+              while (lastFailed >= 0 && !events[lastFailed].failed) lastFailed--;
+              const since = events
+                .slice(Math.max(lastFailed + 1, 0))
+                .filter((e) => e.write && e.at >= faultAt);
+              if (since.length < after) return false;
+            }
+            const lead = await primary();
+            return lead !== undefined && (options.degraded || (await isSyncStandby(other(lead))));
+          },
+          `${name}: writes back on every instance`,
+          90_000,
+          100,
+        ).catch(async (error) => {
+          throw new Error(`${error.message}\n${await diagnosis(loads, faultAt)}`);
+        });
+        return faultAt;
+      };
       const loads = instances.map(
         (instance, i) =>
           new Load(instance.url, anna, STORE, `${name}-${i}`, {
@@ -344,34 +377,11 @@ describe.skipIf(missing.length > 0)(
           }),
       );
       for (const [i, load] of loads.entries()) load.start(CLIENTS, 1000 * table.length + 10 * i);
-      await until(
-        () => loads.every((l) => l.tally.events.filter((e) => e.write && !e.failed).length >= 20),
-        'load under way',
-        60_000,
-      );
-      await options.before?.();
-      const faultAt = Date.now();
-      await fault();
-      const after = 40;
-      await until(
-        async () => {
-          for (const load of loads) {
-            const events = load.tally.events;
-            let lastFailed = events.length - 1;
-            while (lastFailed >= 0 && !events[lastFailed].failed) lastFailed--;
-            const since = events
-              .slice(Math.max(lastFailed + 1, 0))
-              .filter((e) => e.write && e.at >= faultAt);
-            if (since.length < after) return false;
-          }
-          const lead = await primary();
-          return lead !== undefined && (options.degraded || (await isSyncStandby(other(lead))));
-        },
-        `${name}: writes back on every instance`,
-        90_000,
-        100,
-      ).catch(async (error) => {
-        throw new Error(`${error.message}\n${await diagnosis(loads, faultAt)}`);
+      // A case that fails stops its load: left running, it would write on under the next
+      // cases and fail their checks too.
+      const faultAt = await faultUnderLoad().catch(async (error) => {
+        await Promise.all(loads.map((l) => l.stop()));
+        throw error;
       });
       const tallies = await Promise.all(loads.map((l) => l.stop()));
       const window = windowOf(tallies, faultAt);
@@ -448,7 +458,6 @@ describe.skipIf(missing.length > 0)(
     it("(b) the primary's Patroni and postmaster SIGKILLed, its standby MBs of unacknowledged WAL behind: the standby is promoted; writes back within 20 s", async () => {
       const lead = (await primary())!;
       const standby = other(lead);
-      killed = lead;
       let walreceiver: number | undefined;
       let ballast: pg.Client | undefined;
       try {
@@ -458,6 +467,7 @@ describe.skipIf(missing.length > 0)(
             const pid = postmasterPid(lead)!;
             lead.proc!.child.kill('SIGKILL');
             process.kill(pid, 'SIGKILL');
+            killed = lead;
             // Its backends end with their postmaster (before Patroni starts it again in d).
             await lead.proc!.exited;
             resume(walreceiver);
@@ -466,7 +476,7 @@ describe.skipIf(missing.length > 0)(
             backWithinMs: UNPLANNED_MS,
             degraded: true,
             before: async () => {
-              walreceiver = walreceiverPid(standby);
+              walreceiver = await walreceiverPid(standby);
               process.kill(walreceiver, 'SIGSTOP');
               ballast = new pg.Client({
                 connectionString: `postgres://postgres:${passwords.superuser}@127.0.0.1:${pgProxy!.port}/postgres`,
@@ -496,7 +506,8 @@ describe.skipIf(missing.length > 0)(
     }, 180_000);
 
     it('(d) the old primary returns as a standby (pg_rewind) while writes go on', async () => {
-      const back = killed!;
+      const back = killed;
+      if (!back) throw new Error('case (b) killed no primary');
       const figures = await underLoad('d: old primary rejoins', async () => {
         // Its backends outlive a SIGKILLed postmaster for a moment: wait them out.
         await until(

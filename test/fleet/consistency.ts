@@ -49,6 +49,8 @@ export async function expectConsistent(db: pg.Client, simUrl: string, tally: Tal
   // The rollups kept by the trigger, against a fresh aggregate of every cart.
   const rollups = async (text: string) =>
     (await db.query(text)).rows.map((r) => JSON.stringify(r)).sort();
+  // In one snapshot: a commit between the two would make them differ with nothing wrong.
+  await db.query('begin isolation level repeatable read');
   const storedRollups = await rollups(`select store_id, day::text, checked_out,
       checkout_availability_error, carts, items_count::int, total_quantity::int
       from cart_rollups where carts <> 0`);
@@ -56,6 +58,7 @@ export async function expectConsistent(db: pg.Client, simUrl: string, tally: Tal
       as day, checked_out, checkout_availability_error, count(*)::int as carts,
       sum(items_count)::int as items_count, sum(total_quantity)::int as total_quantity
       from carts group by 1, 2, 3, 4`);
+  await db.query('commit');
   expect(storedRollups).toEqual(freshRollups);
 
   const orders: { order_id: string; idempotency_key: string }[] = await (

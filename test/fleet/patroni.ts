@@ -213,16 +213,34 @@ export function postmasterPid(node: PatroniNode): number | undefined {
   }
 }
 
-/** The pid of the node's walreceiver (a standby's), found among its postmaster's children. */
-export function walreceiverPid(node: PatroniNode): number {
-  const postmaster = postmasterPid(node);
-  if (!postmaster) throw new Error(`${node.name}: no postmaster`);
-  const ps = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(postmaster)], {
-    encoding: 'utf8',
+/**
+ * The pid of the node's walreceiver (a standby's), found among its postmaster's children once
+ * it streams: after its primary restarts, a standby's walreceiver is gone until PostgreSQL
+ * starts a new one (`wal_retrieve_retry_interval`, 5 s), and a test that came right after
+ * such a restart found none.
+ */
+export async function walreceiverPid(node: PatroniNode, timeoutMs = 30_000): Promise<number> {
+  let seen = '';
+  let pid: number | undefined;
+  await until(
+    () => {
+      const postmaster = postmasterPid(node);
+      if (!postmaster) return false;
+      const ps = spawnSync('ps', ['-o', 'pid=,args=', '--ppid', String(postmaster)], {
+        encoding: 'utf8',
+      });
+      seen = ps.stdout;
+      const line = ps.stdout.split('\n').find((l) => /walreceiver streaming/.test(l));
+      pid = line ? Number(line.trim().split(/\s+/)[0]) : undefined;
+      return pid !== undefined;
+    },
+    `${node.name}: a streaming walreceiver`,
+    timeoutMs,
+    100,
+  ).catch((error: Error) => {
+    throw new Error(`${error.message}; its postmaster's children:\n${seen}`);
   });
-  const line = ps.stdout.split('\n').find((l) => /walreceiver/.test(l));
-  if (!line) throw new Error(`${node.name}: no walreceiver among\n${ps.stdout}`);
-  return Number(line.trim().split(/\s+/)[0]);
+  return pid!;
 }
 
 /**
