@@ -101,10 +101,15 @@ export default defineConfig({
     // are loaded once per worker instead of once per file. The embedded pass on two cores:
     // 24.4 → 8.6 min, of which module imports 557 → 16 s (2026-11-27, same machine).
     isolate: false,
-    // At least two files at a time, even on two cores (vitest's default there is one): files
-    // wait on subprocesses, sockets and timers as much as on the CPU. The embedded pass on
-    // two cores: 8.3 → 5.6 min.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // More files at a time than cores (vitest's default on two cores is one): files wait on
+    // subprocesses, sockets and timers as much as on the CPU. On two cores, the embedded pass:
+    // one worker 8.3 min, two 5.6; two 222 s, three 188 (2026-11-28; an earlier, busier hour
+    // saw three slower, 602 → 636 s). The server passes wait on PostgreSQL, PgBouncer, Redis
+    // and timers more still (their test processes used 125 CPU-s in 164 s with two workers):
+    // four workers, 164 → 116 s.
+    maxWorkers: process.env.TEST_DATABASE_URL
+      ? Math.max(4, availableParallelism())
+      : Math.max(3, availableParallelism() - 1),
     testTimeout: 20_000,
     hookTimeout: 30_000,
     // Tests of one file share a database and a server; files run in parallel.
