@@ -28,6 +28,7 @@ import {
   startEtcd,
   startPatroni,
   startPgHaProxy,
+  syncStandbyInEtcd,
   walreceiverPid,
 } from '../fleet/patroni.js';
 import { type PgBouncer, pgbouncerInstalled, startPgBouncer } from '../helpers/pgbouncer.js';
@@ -495,6 +496,9 @@ describe.skipIf(missing.length > 0)(
                 20_000,
                 100,
               );
+              // Else Patroni rightly never promotes it: the primary may have acknowledged
+              // commits it lacks.
+              expect(await syncStandbyInEtcd(standby)).toBe(standby.name);
             },
           },
         );

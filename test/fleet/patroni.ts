@@ -284,15 +284,46 @@ export async function isPrimary(node: PatroniNode): Promise<boolean> {
   );
 }
 
-/** Whether the node streams from the primary as the synchronous standby. */
+/**
+ * Whether the node is the synchronous standby: by its own REST `/sync`, and by the key in etcd
+ * (below).
+ */
 export async function isSyncStandby(node: PatroniNode): Promise<boolean> {
-  return fetch(`http://${node.host}:${node.restPort}/sync`, {
+  const rest = await fetch(`http://${node.host}:${node.restPort}/sync`, {
     method: 'GET',
     signal: AbortSignal.timeout(2000),
   }).then(
     (r) => r.status === 200,
     () => false,
   );
+  return rest && (await syncStandbyInEtcd(node)) === node.name;
+}
+
+/**
+ * The synchronous standby named by Patroni's `/sync` key, read from etcd itself: what a failover
+ * decides by. A node's REST `/sync` answers from its own copy of the key, refreshed every
+ * `loop_wait`. A promoted primary clears the key and names its standby again a few seconds
+ * later, once the standby streams as synchronous. Right after case (a)'s restart, the
+ * standby's copy still named it while the key was clear. A failure in that window leaves the
+ * cluster with no primary, by design (the primary ran without a synchronous standby), and a CI
+ * run whose next case killed the primary then saw exactly that.
+ */
+export async function syncStandbyInEtcd(node: PatroniNode): Promise<string | undefined> {
+  const key = Buffer.from(`/service/${node.env.PATRONI_SCOPE}/sync`).toString('base64');
+  try {
+    const answer = await fetch(`http://${node.env.PATRONI_ETCD3_HOSTS}/v3/kv/range`, {
+      method: 'POST',
+      body: JSON.stringify({ key }),
+      signal: AbortSignal.timeout(2000),
+    });
+    const body = (await answer.json()) as { kvs?: { value: string }[] };
+    const value = body.kvs?.[0]?.value;
+    if (!value) return undefined;
+    const sync = JSON.parse(Buffer.from(value, 'base64').toString()) as { sync_standby?: unknown };
+    return typeof sync.sync_standby === 'string' ? sync.sync_standby : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
