@@ -16,6 +16,7 @@ const DATABASE_INDEPENDENT = [
   'test/deploy/patroni.test.ts',
   'test/deploy/prometheus.test.ts',
   'test/drain.test.ts',
+  'test/free-port.test.ts',
   'test/http/cors-browser.test.ts',
   'test/http/openapi-client.test.ts',
   'test/http/trust-proxy.test.ts',

@@ -3,8 +3,51 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A port nothing listens on right now. */
+/** The kernel's range for the local ports of outgoing connections (and of `listen(0)`). */
+function ephemeralRange(): [number, number] | undefined {
+  try {
+    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    return low && high ? [low, high] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const handedOut = new Set<number>();
+
+async function bindable(port: number): Promise<boolean> {
+  const server = createServer();
+  try {
+    server.listen(port, '127.0.0.1');
+    await once(server, 'listening');
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/**
+ * A port nothing listens on right now, for a process the test starts. Picked at random below
+ * the kernel's ephemeral range: a port from `listen(0)` is in that range, and between its
+ * check and the child's bind an outgoing connection of any process on the machine could take
+ * it as its local port (a CI run's service once exited with EADDRINUSE so). Below the range
+ * only another explicit bind can take it. Never the same port twice in one process.
+ */
 export async function freePort(): Promise<number> {
+  const range = ephemeralRange();
+  if (range && range[0] > 11_000) {
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const port = 10_000 + Math.floor(Math.random() * (range[0] - 10_000));
+      if (handedOut.has(port) || !(await bindable(port))) continue;
+      handedOut.add(port);
+      return port;
+    }
+  }
   const server = createServer().listen(0, '127.0.0.1');
   await once(server, 'listening');
   const { port } = server.address() as { port: number };
