@@ -20,6 +20,7 @@ const DATABASE_INDEPENDENT = [
   'test/http/cors-browser.test.ts',
   'test/http/openapi-client.test.ts',
   'test/http/trust-proxy.test.ts',
+  'test/http/write-with-caller.test.ts',
   'test/log.test.ts',
   'test/main.test.ts',
   'test/retention/schedule.test.ts',

@@ -148,7 +148,8 @@ export function readWithCaller<Row extends object>(
  * As readWithCaller, for a write (the checkout's claim, migration 0023): `call` takes the
  * caller's id, username and session generation before `values`, and writes only when the
  * user's row still carries them, so that nothing is written for a caller refused here. Run
- * once, never again after a lost answer (`unverifiedWrite`: its caller copes with that).
+ * once, never again after a lost answer (`unverifiedWrite`: its caller copes with that). For
+ * routes any signed-in user may call: the call does not check a staff or admin level.
  */
 export function writeWithCaller<Row extends object>(
   request: FastifyRequest,
@@ -156,6 +157,14 @@ export function writeWithCaller<Row extends object>(
   call: string,
   values: unknown[],
 ): Promise<{ user: AuthUser; row: Row } | null> {
+  // The call checks who the caller is, not what the route asks of them: on a staff or admin
+  // route it would write before the level is judged. Refused before anything is sent.
+  const level = request.pendingCaller?.level;
+  if (level === 'staff' || level === 'admin') {
+    return Promise.reject(
+      new Error(`writeWithCaller on a ${level} route writes before its level is judged`),
+    );
+  }
   return withCaller<Row>(request, database, { text: call, unverifiedWrite: true }, (caller) => [
     caller.id,
     caller.username,
