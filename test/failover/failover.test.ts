@@ -336,6 +336,15 @@ describe.skipIf(missing.length > 0)(
         noFailedReads?: boolean;
       } = {},
     ): Promise<CaseFigures> {
+      const loads = instances.map(
+        (instance, i) =>
+          new Load(instance.url, anna, STORE, `${name}-${i}`, {
+            retry: true,
+            retryMs: 100,
+            readers: 1,
+          }),
+      );
+      for (const [i, load] of loads.entries()) load.start(CLIENTS, 1000 * table.length + 10 * i);
       /** The load under way, the fault, and writes back: the fault's instant. */
       const faultUnderLoad = async (): Promise<number> => {
         await until(
@@ -369,15 +378,6 @@ describe.skipIf(missing.length > 0)(
         });
         return faultAt;
       };
-      const loads = instances.map(
-        (instance, i) =>
-          new Load(instance.url, anna, STORE, `${name}-${i}`, {
-            retry: true,
-            retryMs: 100,
-            readers: 1,
-          }),
-      );
-      for (const [i, load] of loads.entries()) load.start(CLIENTS, 1000 * table.length + 10 * i);
       // A case that fails stops its load: left running, it would write on under the next
       // cases and fail their checks too.
       const faultAt = await faultUnderLoad().catch(async (error) => {

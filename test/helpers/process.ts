@@ -3,18 +3,20 @@ import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** The kernel's range for the local ports of outgoing connections (and of `listen(0)`). */
-function ephemeralRange(): [number, number] | undefined {
+/**
+ * The low end of the kernel's range for the local ports of outgoing connections (and of
+ * `listen(0)`), read once; undefined where there is no such file.
+ */
+const EPHEMERAL_LOW = (() => {
   try {
-    const [low, high] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
-      .trim()
-      .split(/\s+/)
-      .map(Number);
-    return low && high ? [low, high] : undefined;
+    const low = Number(
+      readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0],
+    );
+    return low > 0 ? low : undefined;
   } catch {
     return undefined;
   }
-}
+})();
 
 const handedOut = new Set<number>();
 
@@ -39,10 +41,9 @@ async function bindable(port: number): Promise<boolean> {
  * only another explicit bind can take it. Never the same port twice in one process.
  */
 export async function freePort(): Promise<number> {
-  const range = ephemeralRange();
-  if (range && range[0] > 11_000) {
+  if (EPHEMERAL_LOW && EPHEMERAL_LOW > 11_000) {
     for (let attempt = 0; attempt < 100; attempt++) {
-      const port = 10_000 + Math.floor(Math.random() * (range[0] - 10_000));
+      const port = 10_000 + Math.floor(Math.random() * (EPHEMERAL_LOW - 10_000));
       if (handedOut.has(port) || !(await bindable(port))) continue;
       handedOut.add(port);
       return port;
