@@ -1,9 +1,10 @@
-// Prints migration 0021 (drizzle/0021_pooled_stats.sql; with --with-caller, 0022): the hot stats and series of
+// Prints migration 0021 (drizzle/0021_pooled_stats.sql; with --with-caller, 0022; with --own,
+// 0025): the hot stats and series of
 // src/carts/stats.ts as PL/pgSQL functions, their bodies the service's own texts. Run again
 // when those texts change, for a new migration that replaces them
 // (`npx tsx scripts/pooled-stats-sql.ts --replace > drizzle/00NN_….sql`);
 // test/db/pooled-functions.test.ts fails until then.
-import { POOLED_STATS } from '../src/carts/stats.js';
+import { POOLED_OWN_STATS, POOLED_STATS, type PooledStats } from '../src/carts/stats.js';
 
 export function pooledStatsSql(replace = false): string {
   const create = replace ? 'CREATE OR REPLACE FUNCTION' : 'CREATE FUNCTION';
@@ -17,16 +18,7 @@ export function pooledStatsSql(replace = false): string {
 -- \`#variable_conflict use_column\`: a column of the body named like an output column is the
 -- column.
 `;
-  const functions = POOLED_STATS.map(({ fn, text, params, returns }) => {
-    const args = Array.from({ length: params }, (_, i) => `p${i + 1} text`).join(', ');
-    return `${create} ${fn}(${args})
-RETURNS TABLE (${returns})
-LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
-#variable_conflict use_column
-BEGIN
-  RETURN QUERY ${text.trim()};
-END $$;`;
-  });
+  const functions = POOLED_STATS.map((s) => fnSql(create, s, []));
   return `${header}${functions.join('\n--> statement-breakpoint\n')}\n`;
 }
 
@@ -72,10 +64,63 @@ END $$;`;
   return `${header}--> statement-breakpoint\n${functions.join('\n--> statement-breakpoint\n')}\n`;
 }
 
+/** A function of `stats`: its body the statement's text, its plan made once per connection. */
+function fnSql(create: string, { fn, text, params, returns }: PooledStats, types: string[]) {
+  const args = Array.from({ length: params }, (_, i) => `p${i + 1} ${types[i] ?? 'text'}`);
+  return `${create} ${fn}(${args.join(', ')})
+RETURNS TABLE (${returns})
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY ${text.trim()};
+END $$;`;
+}
+
+/** A customer's function of staff's `fn` (src/carts/stats.ts names them so). */
+const ownOf = (fn: string) => fn.replace(/^(stats|series)_/, '$1_own_');
+
+/**
+ * Migration 0025 (drizzle/0025_pooled_own_stats.sql): a customer's stats and series of their
+ * own carts in staff's hot shapes, and each `<fn>_as` of 0022 replaced to answer them for a
+ * caller the database says is a customer (staff's figures for staff, as before).
+ */
+export function pooledOwnSql(): string {
+  const header = `-- A customer's stats and series (of their own carts) behind a transaction pooler, as staff's
+-- (migrations 0021, 0022; issue 33): each shape of staff's as a function of the customer's own
+-- (POOLED_OWN_STATS in src/carts/stats.ts, written by scripts/pooled-stats-sql.ts --own), the
+-- owner's id first; and each \`<fn>_as\` of 0022 replaced so that one call brings the caller
+-- and the figures the caller may see: staff's for staff, the caller's own for a customer,
+-- where before a customer's call brought only the caller and the read was a second call,
+-- parsed and planned on every run. Same arguments and columns: a running instance of the
+-- previous release keeps working (it reads the figures only for staff).
+-- test/db/pooled-functions.test.ts checks each against its statements.
+`;
+  const own = POOLED_OWN_STATS.map((s) => fnSql('CREATE FUNCTION', s, ['integer']));
+  const either = POOLED_STATS.map(({ fn, params, returns }) => {
+    if (!POOLED_OWN_STATS.some((s) => s.fn === ownOf(fn))) throw new Error(`${fn}: no own`);
+    const args = Array.from({ length: params }, (_, i) => `p${i + 1}`);
+    const typed = ['p_user integer', ...args.map((a) => `${a} text`)].join(', ');
+    const staff = '(u."isStaff" OR u."isAdmin")';
+    return `CREATE OR REPLACE FUNCTION ${fn}_as(${typed})
+RETURNS TABLE (${CALLER_COLUMNS}, ${returns})
+LANGUAGE plpgsql STABLE AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY SELECT u.*, r.* FROM auth_user(p_user) u
+    LEFT JOIN LATERAL (SELECT * FROM ${fn}(${args.join(', ')}) WHERE ${staff}
+      UNION ALL SELECT * FROM ${ownOf(fn)}(${['p_user', ...args].join(', ')}) WHERE NOT ${staff}) r ON true;
+END $$;`;
+  });
+  return `${header}${[...own, ...either].join('\n--> statement-breakpoint\n')}\n`;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv;
   process.stdout.write(
-    process.argv.includes('--with-caller')
-      ? pooledWithCallerSql()
-      : pooledStatsSql(process.argv.includes('--replace')),
+    args.includes('--own')
+      ? pooledOwnSql()
+      : args.includes('--with-caller')
+        ? pooledWithCallerSql()
+        : pooledStatsSql(args.includes('--replace')),
   );
 }

@@ -24,8 +24,8 @@ export async function cartStats(
   query: CartFilters,
   nowMicros: number,
 ): Promise<CartStats> {
-  const hot = await staffReadWithCaller<CartStats>(request, database, nowMicros, (staff) => {
-    const filter = readCartFilter(staff, query, nowMicros);
+  const hot = await readWithCallerAnyRole<CartStats>(request, database, nowMicros, (user) => {
+    const filter = readCartFilter(user, query, nowMicros);
     const p = new Params();
     return {
       statement: statsStatement(filter, p),
@@ -33,7 +33,7 @@ export async function cartStats(
       rollups: rollupEligible(filter),
     };
   });
-  if (hot) return { total_quantity: hot.total_quantity, total_items: hot.total_items };
+  if (hot) return { total_quantity: hot.row.total_quantity, total_items: hot.row.total_items };
   const filter = readCartFilter(currentUser(request), query, nowMicros);
   const p = new Params();
   if (rollupEligible(filter)) await foldGrainsDaily(database, nowMicros);
@@ -41,40 +41,48 @@ export async function cartStats(
   return row;
 }
 
-/** A read's statement, its values, and whether it reads the rollups (folded first). */
+/** A read's statement, its values, whether it reads the rollups (folded first), its unit. */
 interface Read {
   statement: Statement;
   values: unknown[];
   rollups: boolean;
+  /** A series' unit of bucket starts (src/carts/series-json.ts). */
+  unitSeconds?: number;
 }
 
 /** Any staff member: the filters (and so the texts) of staff's reads do not depend on who. */
 const ANY_STAFF = { id: 0, isStaff: true, isAdmin: false } as AuthUser;
+/** Any customer: the texts of a customer's reads do not depend on who (the id is a value). */
+const ANY_CUSTOMER = { id: -1, isStaff: false, isAdmin: false } as AuthUser;
 
 /**
- * Behind a pooler, where the caller is still to be looked up (`callerInRead`): staff's read
- * and the caller in one call, where the read has such a call (`pooledWithCaller`, the hot
- * shapes); its figures count only when the database says the caller is staff. Otherwise (a
- * customer, whose read is of their own carts; a shape without a function) the call looks the
- * caller up alone and undefined sends the route on to its usual read.
+ * Behind a pooler, where the caller is still to be looked up (`callerInRead`): the read and
+ * the caller in one call where the shape has such a call (`pooledWithCaller`, the hot shapes:
+ * staff's figures for staff, the caller's own for a customer, as the database says who the
+ * caller is; migrations 0022 and 0025). Otherwise the call looks the caller up alone and
+ * undefined sends the route on to its usual read.
  */
-async function staffReadWithCaller<Row extends object>(
+async function readWithCallerAnyRole<Row extends object>(
   request: FastifyRequest,
   database: Database,
   nowMicros: number,
-  readAs: (staff: AuthUser) => Read,
-): Promise<Row | undefined> {
-  if (!request.pendingCaller) return undefined;
-  const read = readAs(ANY_STAFF);
-  const call = read.statement.pooledWithCaller;
-  if (call && read.rollups) await foldGrainsDaily(database, nowMicros);
+  readAs: (user: AuthUser) => Read,
+): Promise<{ row: Row; read: Read } | undefined> {
+  const pending = request.pendingCaller;
+  if (!pending) return undefined;
+  const staff = readAs(ANY_STAFF);
+  const own = readAs({ ...ANY_CUSTOMER, id: pending.id });
+  // Both shapes hot, the customer's values the caller's id then staff's (POOLED_OWN_STATS).
+  const call = own.statement.pooled ? staff.statement.pooledWithCaller : undefined;
+  if (call && staff.rollups) await foldGrainsDaily(database, nowMicros);
   const both = await readWithCaller<Row>(
     request,
     database,
     call ?? CALLER_ALONE,
-    call ? read.values : [],
+    call ? staff.values : [],
   );
-  return both && call && isStaff(both.user) ? both.row : undefined;
+  if (!both || !call) return undefined;
+  return { row: both.row, read: isStaff(both.user) ? staff : own };
 }
 
 /** The stats' statement: a fixed one for the hot shapes (`HOT`), else built and unnamed. */
@@ -102,19 +110,22 @@ export async function cartTimeSeries(
   query: TimeSeriesQuery,
   nowMicros: number,
 ): Promise<string> {
-  let unitSeconds = 1;
-  const hot = await staffReadWithCaller<{ series: string | null }>(
+  const hot = await readWithCallerAnyRole<{ series: string | null }>(
     request,
     database,
     nowMicros,
-    (staff) => {
+    (user) => {
       const p = new Params();
-      const series = seriesText(readCartFilter(staff, query, nowMicros), query, p);
-      unitSeconds = series.unitSeconds;
-      return { statement: HOT.of(series.text), values: p.values, rollups: series.rollups };
+      const series = seriesText(readCartFilter(user, query, nowMicros), query, p);
+      return {
+        statement: HOT.of(series.text),
+        values: p.values,
+        rollups: series.rollups,
+        unitSeconds: series.unitSeconds,
+      };
     },
   );
-  if (hot) return seriesJson(hot.series, unitSeconds);
+  if (hot) return seriesJson(hot.row.series, hot.read.unitSeconds ?? 1);
   const filter = readCartFilter(currentUser(request), query, nowMicros);
   const p = new Params();
   const series = seriesText(filter, query, p);
@@ -171,9 +182,14 @@ export interface PooledStats {
   params: number;
   returns: string;
 }
+/** Staff's hot stats and series (migration 0021; with the caller, 0022 and 0025). */
 export const POOLED_STATS: PooledStats[] = [];
+/**
+ * A customer's, of their own carts, in the same shapes (migration 0025): the owner's id
+ * (integer) first, then the values of staff's statement of that shape, in its order.
+ */
+export const POOLED_OWN_STATS: PooledStats[] = [];
 {
-  const staff = ANY_STAFF;
   const shapes: [string, CartFilters][] = [
     ['all', {}],
     ['store', { gln: '0' }],
@@ -181,22 +197,45 @@ export const POOLED_STATS: PooledStats[] = [];
     ['after', { created_after: ANY_INSTANT }],
     ['before', { created_before: ANY_INSTANT }],
   ];
-  const fix = (fn: string, text: string, p: Params, returns: string) => {
+  const calls = (fn: string, p: Params, withCaller: boolean) => {
     const args = p.values.map((_, i) => `$${i + 1}`).join(', ');
     // With the caller (migration 0022): the caller's id first, then the same values.
-    const withCaller = ['$1', ...p.values.map((_, i) => `$${i + 2}`)].join(', ');
-    HOT.add(text, p, `select * from ${fn}(${args})`, `select * from ${fn}_as(${withCaller})`);
+    const asArgs = ['$1', ...p.values.map((_, i) => `$${i + 2}`)].join(', ');
+    return [
+      `select * from ${fn}(${args})`,
+      withCaller ? `select * from ${fn}_as(${asArgs})` : undefined,
+    ];
+  };
+  const fix = (fn: string, text: string, p: Params, returns: string) => {
+    HOT.add(text, p, ...calls(fn, p, true));
     POOLED_STATS.push({ fn, text, params: p.values.length, returns });
   };
+  // A customer's read: `<fn>_as` (staff's) answers it behind a pooler, for a caller the
+  // database says is a customer; its own function runs where the caller is already known.
+  const fixOwn = (fn: string, text: string, p: Params, returns: string, staffValues: number) => {
+    if (p.values.length !== staffValues + 1 || p.values[0] !== ANY_CUSTOMER.id) {
+      throw new Error(`${fn}: a customer's values must be the owner's id, then staff's`);
+    }
+    HOT.add(text, p, ...calls(fn, p, false));
+    POOLED_OWN_STATS.push({ fn, text, params: p.values.length, returns });
+  };
   for (const [label, shape] of shapes) {
-    const filter = readCartFilter(staff, shape, 0);
+    const staff = readCartFilter(ANY_STAFF, shape, 0);
+    const own = readCartFilter(ANY_CUSTOMER, shape, 0);
+    const statsReturns = 'total_quantity float8, total_items float8';
     let p = new Params();
-    fix(`stats_${label}`, statsText(filter, p), p, 'total_quantity float8, total_items float8');
+    fix(`stats_${label}`, statsText(staff, p), p, statsReturns);
+    let o = new Params();
+    fixOwn(`stats_own_${label}`, statsText(own, o), o, statsReturns, p.values.length);
     for (const interval of ['D', 'W', 'M'] as const) {
       for (const aggregate of ['carts', 'items'] as const) {
+        const query = { ...shape, interval, aggregate };
+        const suffix = `${label}_${interval.toLowerCase()}_${aggregate}`;
         p = new Params();
-        const text = seriesText(filter, { ...shape, interval, aggregate }, p).text;
-        fix(`series_${label}_${interval.toLowerCase()}_${aggregate}`, text, p, 'series text');
+        fix(`series_${suffix}`, seriesText(staff, query, p).text, p, 'series text');
+        o = new Params();
+        const text = seriesText(own, query, o).text;
+        fixOwn(`series_own_${suffix}`, text, o, 'series text', p.values.length);
       }
     }
   }

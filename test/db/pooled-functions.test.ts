@@ -3,7 +3,12 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { readCartFilter } from '../../src/carts/filter.js';
 import { CART_WITH_CALLER, GET_CART, pageStatement } from '../../src/carts/queries.js';
-import { POOLED_STATS, seriesStatement, statsStatement } from '../../src/carts/stats.js';
+import {
+  POOLED_OWN_STATS,
+  POOLED_STATS,
+  seriesStatement,
+  statsStatement,
+} from '../../src/carts/stats.js';
 import { openDatabase } from '../../src/db/client.js';
 import { sessionDefaultsSql } from '../../src/db/pool.js';
 import { Params, type Statement } from '../../src/db/statement.js';
@@ -62,6 +67,20 @@ const STAFF_SHAPES = [
   { created_after: FUTURE },
 ];
 
+/** A shape's stats and series statements for `user`, with their values. */
+function shapeStatements(user: AuthUser, query: (typeof STAFF_SHAPES)[number]) {
+  const filter = readCartFilter(user, query, Date.now() * 1000);
+  let p = new Params();
+  const statements: [Statement, unknown[]][] = [[statsStatement(filter, p), p.values]];
+  for (const interval of ['D', 'W', 'M'] as const) {
+    for (const aggregate of ['carts', 'items'] as const) {
+      p = new Params();
+      statements.push([seriesStatement(filter, { ...query, interval, aggregate }, p), p.values]);
+    }
+  }
+  return statements;
+}
+
 /** The statement's function call, run as a plain statement (whatever the connection). */
 const asFunction = (statement: Statement): Statement => {
   expect(statement.pooled).toBeDefined();
@@ -114,21 +133,10 @@ describe('the functions behind a pooler', () => {
   it("answer staff's stats and series exactly as their statements do (migration 0021)", async () => {
     const run = ctx.database.run;
     const user = { id: staff.userId, isStaff: true, isAdmin: false } as AuthUser;
-    const now = Date.now() * 1000;
     const called = new Set<string>();
     let nonEmpty = 0;
     for (const query of STAFF_SHAPES) {
-      const filter = readCartFilter(user, query, now);
-      let p = new Params();
-      const statements: [Statement, unknown[]][] = [[statsStatement(filter, p), p.values]];
-      for (const interval of ['D', 'W', 'M'] as const) {
-        for (const aggregate of ['carts', 'items'] as const) {
-          p = new Params();
-          const series = seriesStatement(filter, { ...query, interval, aggregate }, p);
-          statements.push([series, p.values]);
-        }
-      }
-      for (const [statement, values] of statements) {
+      for (const [statement, values] of shapeStatements(user, query)) {
         const direct = await run<Record<string, unknown>>(statement, values);
         const label = `${JSON.stringify(query)} ${statement.pooled}`;
         expect(await run(asFunction(statement), values), label).toEqual(direct);
@@ -141,7 +149,7 @@ describe('the functions behind a pooler', () => {
     expect(nonEmpty).toBeGreaterThan(28);
   });
 
-  it('with the caller (migration 0022): answer the caller as auth_user and, for staff only, the read', async () => {
+  it('with the caller (migrations 0022, 0025): answer the caller as auth_user and the read the caller may see', async () => {
     const run = ctx.database.run;
     const callerOf = async (id: number) =>
       (await run<Record<string, unknown>>(asFunction(USER_BY_ID), [id]))[0];
@@ -156,42 +164,60 @@ describe('the functions behind a pooler', () => {
       }
       expect(await run({ text: CART_WITH_CALLER }, [999_999, cart])).toEqual([]);
     }
-    // The stats and series: staff's figures for staff; none (nulls) for a customer.
+    // The stats and series (migration 0025): staff's figures for staff, a customer's own for
+    // a customer; no row for a user who is gone.
     const user = { id: staff.userId, isStaff: true, isAdmin: false } as AuthUser;
+    const customer = { id: anna.userId, isStaff: false, isAdmin: false } as AuthUser;
     const called = new Set<string>();
+    let ownFigures = 0;
     for (const query of STAFF_SHAPES) {
-      const filter = readCartFilter(user, query, Date.now() * 1000);
-      let p = new Params();
-      const statements: [Statement, unknown[]][] = [[statsStatement(filter, p), p.values]];
-      for (const interval of ['D', 'W', 'M'] as const) {
-        for (const aggregate of ['carts', 'items'] as const) {
-          p = new Params();
-          statements.push([
-            seriesStatement(filter, { ...query, interval, aggregate }, p),
-            p.values,
-          ]);
-        }
-      }
-      for (const [statement, values] of statements) {
+      const own = shapeStatements(customer, query);
+      for (const [i, [statement, values]] of shapeStatements(user, query).entries()) {
         const call = statement.pooledWithCaller as string;
         expect(call, statement.pooled).toBeDefined();
         called.add(call);
+        const [ownStatement, ownValues] = own[i];
+        // A customer's values are their id, then staff's (POOLED_OWN_STATS).
+        expect(ownValues).toEqual([anna.userId, ...values]);
         const [read] = await run<Record<string, unknown>>(statement, values);
+        const [ownRead] = await run<Record<string, unknown>>(ownStatement, ownValues);
         for (const id of [staff.userId, anna.userId]) {
           const [both] = await run<Record<string, unknown>>({ text: call }, [id, ...values]);
           const caller = await callerOf(id);
           const rest = Object.fromEntries(Object.entries(both).filter(([k]) => !(k in caller)));
           expect(both).toMatchObject(caller);
-          const expected =
-            id === staff.userId
-              ? read
-              : Object.fromEntries(Object.keys(read).map((k) => [k, null]));
-          expect(rest, `${call} ${id}`).toEqual(expected);
+          expect(rest, `${call} ${id}`).toEqual(id === staff.userId ? read : ownRead);
         }
+        if (JSON.stringify(ownRead) !== JSON.stringify(read)) ownFigures += 1;
         expect(await run({ text: call }, [999_999, ...values])).toEqual([]);
       }
     }
     expect(called.size).toBe(POOLED_STATS.length);
+    // Anna's figures are not everyone's (staff's cart and others are in the data).
+    expect(ownFigures).toBeGreaterThan(20);
+  });
+
+  it("answer a customer's stats and series exactly as their statements do (migration 0025)", async () => {
+    const run = ctx.database.run;
+    const called = new Set<string>();
+    let nonEmpty = 0;
+    for (const id of [anna.userId, staff.userId]) {
+      const customer = { id, isStaff: false, isAdmin: false } as AuthUser;
+      for (const query of STAFF_SHAPES) {
+        for (const [statement, values] of shapeStatements(customer, query)) {
+          const direct = await run<Record<string, unknown>>(statement, values);
+          const label = `${id} ${JSON.stringify(query)} ${statement.pooled}`;
+          expect(await run(asFunction(statement), values), label).toEqual(direct);
+          // Fixed, and so prepared once per connection on a direct one.
+          expect(statement.name, label).toBeDefined();
+          expect(statement.pooledWithCaller, label).toBeUndefined();
+          called.add(statement.pooled as string);
+          if (Object.values(direct[0] ?? {}).some((v) => v !== null && v !== 0)) nonEmpty += 1;
+        }
+      }
+    }
+    expect(called.size).toBe(POOLED_OWN_STATS.length);
+    expect(nonEmpty).toBeGreaterThan(28);
   });
 
   it("claim a cart with its caller (migration 0023): as checkout_claim for the token's user; nothing for another", async () => {
@@ -270,10 +296,10 @@ describe('the functions behind a pooler', () => {
   it("has each stats function's body as its statement's text today", async () => {
     const rows = await ctx.database.run<{ proname: string; prosrc: string }>(
       { text: 'select proname, prosrc from pg_proc where proname = any($1)' },
-      [POOLED_STATS.map((s) => s.fn)],
+      [[...POOLED_STATS, ...POOLED_OWN_STATS].map((s) => s.fn)],
     );
     const bodies = new Map(rows.map((r) => [r.proname, r.prosrc]));
-    for (const { fn, text } of POOLED_STATS) {
+    for (const { fn, text } of [...POOLED_STATS, ...POOLED_OWN_STATS]) {
       // Changed a text? Write a migration: `npx tsx scripts/pooled-stats-sql.ts --replace`.
       expect(bodies.get(fn), fn).toContain(`RETURN QUERY ${text.trim()};`);
     }
