@@ -299,7 +299,8 @@ export const RECORD_CHECKOUT = statement(
   union all
   select false, ${CHECKOUT_COLUMNS} from checkouts
   where cart_id = $1 and not exists (select from added)`,
-  { unverifiedWrite: true },
+  // Behind a pooler: its function (migration 0026, the same text), its plan kept.
+  { unverifiedWrite: true, pooled: 'select * from checkout_record($1, $2, $3, $4, $5, $6)' },
 );
 
 /**

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { RECORD_CHECKOUT } from '../../src/carts/checkout.js';
 import { readCartFilter } from '../../src/carts/filter.js';
 import { CART_WITH_CALLER, GET_CART, pageStatement } from '../../src/carts/queries.js';
 import {
@@ -293,13 +294,57 @@ describe('the functions behind a pooler', () => {
     expect(await claimAs(999_999, 'nobody', 0, theirs)).toEqual([]);
   });
 
+  it('record a checkout exactly as its statement does: stored once, then the record (migration 0026)', async () => {
+    const run = ctx.database.run;
+    const [a, b] = [await createCart(ctx, anna, {}), await createCart(ctx, anna, {})];
+    const now = '2026-03-01T09:15:02.123456Z';
+    const record = (statement: Statement, cart: number, order: string) =>
+      run<Record<string, unknown>>(statement, [
+        cart,
+        now,
+        order,
+        `N-${order}`,
+        false,
+        randomUUID(),
+      ]);
+    const same = (rows: Record<string, unknown>[]) =>
+      rows.map(({ id, cart_id, ...rest }) => ({ ...rest, id: typeof id, cart_id: typeof cart_id }));
+    const stored = [
+      await record(RECORD_CHECKOUT, a, 'O-1'),
+      await record(asFunction(RECORD_CHECKOUT), b, 'O-1'),
+    ];
+    expect(same(stored[1])).toEqual(same(stored[0]));
+    expect(stored[0][0]).toMatchObject({ added: true, cart_id: a, created: now, timed_out: false });
+    expect(stored[1][0]).toMatchObject({ added: true, cart_id: b });
+    // Again, another order: nothing stored, the first record answered.
+    const again = [
+      await record(RECORD_CHECKOUT, a, 'O-2'),
+      await record(asFunction(RECORD_CHECKOUT), b, 'O-2'),
+    ];
+    expect(same(again[1])).toEqual(same(again[0]));
+    expect(again[1][0]).toEqual({ ...stored[1][0], added: false });
+    // Both carts closed alike.
+    const cartOf = async (id: number) =>
+      (
+        await run<Record<string, unknown>>(
+          {
+            text: 'select checked_out, checkout_claim, last_activity::text from carts where id = $1',
+          },
+          [id],
+        )
+      )[0];
+    expect(await cartOf(b)).toEqual(await cartOf(a));
+    expect((await cartOf(b)).checked_out).toBe(true);
+  });
+
   it("has each stats function's body as its statement's text today", async () => {
     const rows = await ctx.database.run<{ proname: string; prosrc: string }>(
       { text: 'select proname, prosrc from pg_proc where proname = any($1)' },
-      [[...POOLED_STATS, ...POOLED_OWN_STATS].map((s) => s.fn)],
+      [[...POOLED_STATS, ...POOLED_OWN_STATS].map((s) => s.fn).concat('checkout_record')],
     );
     const bodies = new Map(rows.map((r) => [r.proname, r.prosrc]));
-    for (const { fn, text } of [...POOLED_STATS, ...POOLED_OWN_STATS]) {
+    const record = { fn: 'checkout_record', text: RECORD_CHECKOUT.text };
+    for (const { fn, text } of [...POOLED_STATS, ...POOLED_OWN_STATS, record]) {
       // Changed a text? Write a migration: `npx tsx scripts/pooled-stats-sql.ts --replace`.
       expect(bodies.get(fn), fn).toContain(`RETURN QUERY ${text.trim()};`);
     }
