@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { cartAsText } from '../../scripts/pooled-checkout-sql.js';
+import { shifted } from '../../scripts/pooled-stats-sql.js';
 import { RECORD_CHECKOUT } from '../../src/carts/checkout.js';
 import { readCartFilter } from '../../src/carts/filter.js';
 import { CART_WITH_CALLER, GET_CART, pageStatement } from '../../src/carts/queries.js';
@@ -337,17 +339,26 @@ describe('the functions behind a pooler', () => {
     expect((await cartOf(b)).checked_out).toBe(true);
   });
 
-  it("has each stats function's body as its statement's text today", async () => {
+  it("has each function's body as its statement's text today", async () => {
+    // Changed a text? Write a migration that replaces the function: scripts/pooled-stats-sql.ts
+    // (--replace) or scripts/pooled-checkout-sql.ts print them from the texts.
+    const record = { fn: 'checkout_record', text: RECORD_CHECKOUT.text };
+    const expected: [string, string][] = [
+      ...[...POOLED_STATS, ...POOLED_OWN_STATS, record].map(({ fn, text }): [string, string] => [
+        fn,
+        `RETURN QUERY ${text.trim()};`,
+      ]),
+      // Inlined (migrations 0025, 0026): the texts, the caller's id first.
+      ...POOLED_STATS.map(({ fn, text }): [string, string] => [`${fn}_as`, shifted(text).trim()]),
+      ['cart_doc_as', `(${cartAsText()})`],
+    ];
     const rows = await ctx.database.run<{ proname: string; prosrc: string }>(
       { text: 'select proname, prosrc from pg_proc where proname = any($1)' },
-      [[...POOLED_STATS, ...POOLED_OWN_STATS].map((s) => s.fn).concat('checkout_record')],
+      [expected.map(([fn]) => fn)],
     );
     const bodies = new Map(rows.map((r) => [r.proname, r.prosrc]));
-    const record = { fn: 'checkout_record', text: RECORD_CHECKOUT.text };
-    for (const { fn, text } of [...POOLED_STATS, ...POOLED_OWN_STATS, record]) {
-      // Changed a text? Write a migration: `npx tsx scripts/pooled-stats-sql.ts --replace`.
-      expect(bodies.get(fn), fn).toContain(`RETURN QUERY ${text.trim()};`);
-    }
+    expect(bodies.size).toBe(expected.length);
+    for (const [fn, text] of expected) expect(bodies.get(fn), fn).toContain(text);
   });
 
   it('answer a user exactly as its statement does', async () => {
