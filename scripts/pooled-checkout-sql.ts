@@ -5,18 +5,14 @@
 // against the service's texts today and each answer against its statements.
 import { RECORD_CHECKOUT } from '../src/carts/checkout.js';
 import { GET_CART } from '../src/carts/queries.js';
-import { CALLER_COLUMNS, CALLER_SELECT } from './pooled-stats-sql.js';
+import { CALLER_COLUMNS, CALLER_SELECT, withParams } from './pooled-stats-sql.js';
 
 /** GET_CART's text for `cart_doc_as`: the cart `$2`, the caller `$1` as `who`, whose flags say staff. */
 export function cartAsText(): string {
-  const params: Record<string, string> = {
-    $1: '$2',
-    $2: '$1',
-    $3: '(who.is_staff OR who.is_admin)',
-  };
-  return GET_CART.text.trim().replace(/\$(\d+)/g, (p) => {
-    const to = params[p];
-    if (!to) throw new Error(`GET_CART: unexpected parameter ${p}`);
+  const params = ['$2', '$1', '(who.is_staff OR who.is_admin)'];
+  return withParams(GET_CART.text.trim(), (n) => {
+    const to = params[n - 1];
+    if (!to) throw new Error(`GET_CART: unexpected parameter $${n}`);
     return to;
   });
 }

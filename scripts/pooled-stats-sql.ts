@@ -83,8 +83,12 @@ const ownOf = (fn: string) => fn.replace(/^(stats|series)_/, '$1_own_');
 export const CALLER_SELECT = `who.id, who.username, who.email, who.first_name, who.last_name,
     who.telephone, who.reference, who.is_staff, who.is_admin, who.session_generation`;
 
+/** A text with each parameter `$n` replaced by `to(n)`. */
+export const withParams = (text: string, to: (n: number) => string) =>
+  text.replace(/\$(\d+)/g, (_, n) => to(Number(n)));
+
 /** A text's parameters moved up by one: `$1` becomes `$2` (the caller's id comes first). */
-export const shifted = (text: string) => text.replace(/\$(\d+)/g, (_, n) => `$${Number(n) + 1}`);
+export const shifted = (text: string) => withParams(text, (n) => `$${n + 1}`);
 
 /**
  * Migration 0025 (drizzle/0025_pooled_own_stats.sql): a customer's stats and series of their

@@ -212,8 +212,9 @@ export const POOLED_OWN_STATS: PooledStats[] = [];
   };
   // A customer's read: `<fn>_as` (staff's) answers it behind a pooler, for a caller the
   // database says is a customer; its own function runs where the caller is already known.
-  const fixOwn = (fn: string, text: string, p: Params, returns: string, staffValues: number) => {
-    if (p.values.length !== staffValues + 1 || p.values[0] !== ANY_CUSTOMER.id) {
+  const fixOwn = (fn: string, text: string, p: Params, returns: string, staff: Params) => {
+    const expected = [ANY_CUSTOMER.id, ...staff.values];
+    if (p.values.length !== expected.length || p.values.some((v, i) => v !== expected[i])) {
       throw new Error(`${fn}: a customer's values must be the owner's id, then staff's`);
     }
     HOT.add(text, p, ...calls(fn, p, false));
@@ -226,7 +227,7 @@ export const POOLED_OWN_STATS: PooledStats[] = [];
     let p = new Params();
     fix(`stats_${label}`, statsText(staff, p), p, statsReturns);
     let o = new Params();
-    fixOwn(`stats_own_${label}`, statsText(own, o), o, statsReturns, p.values.length);
+    fixOwn(`stats_own_${label}`, statsText(own, o), o, statsReturns, p);
     for (const interval of ['D', 'W', 'M'] as const) {
       for (const aggregate of ['carts', 'items'] as const) {
         const query = { ...shape, interval, aggregate };
@@ -235,7 +236,7 @@ export const POOLED_OWN_STATS: PooledStats[] = [];
         fix(`series_${suffix}`, seriesText(staff, query, p).text, p, 'series text');
         o = new Params();
         const text = seriesText(own, query, o).text;
-        fixOwn(`series_own_${suffix}`, text, o, 'series text', p.values.length);
+        fixOwn(`series_own_${suffix}`, text, o, 'series text', p);
       }
     }
   }
