@@ -86,7 +86,7 @@ describe("npm start's flags", () => {
       ]),
     );
     expect(startCommand(server).at(-1)).toBe('dist/src/main.js');
-    // Maglev stays: without it the checkout took 1.3-1.5x the CPU (README "Benchmark").
+    // Maglev stays: without it the checkout took 1.3-1.5x the CPU (docs/benchmarks.md).
     expect(flags).not.toContain('--no-maglev');
     expect(startFlags({ ...server, HEAP_LIMIT_MB: '128' })).toContain('--max-old-space-size=128');
   });
