@@ -139,7 +139,8 @@ async function openPostgres(url: string, options: DatabaseOptions): Promise<Data
       // Behind a pooler, a hot read runs as its function: plans kept per server connection.
       const text = pooled ? (statement.pooled ?? statement.text) : statement.text;
       // A function standing for a write is still run as one (a verified transaction).
-      const write = text !== statement.text && isWrite(statement.text);
+      const write =
+        statement.write === true || (text !== statement.text && isWrite(statement.text));
       const genericPlan = name !== undefined && statement.genericPlan;
       const result = await client.query({
         name,

@@ -26,6 +26,11 @@ export interface Statement {
    */
   readonly unverifiedWrite?: boolean;
   /**
+   * A write whose text does not say so (a function call), run as a write: in a verified
+   * transaction of its own (BEGIN, the statement, COMMIT), as a text that says so would be.
+   */
+  readonly write?: boolean;
+  /**
    * A read whose plan does not depend on its parameters' values, run with the plan made
    * once per connection (`plan_cache_mode = force_generic_plan`, for this read only) on a
    * direct connection. PostgreSQL's own choice re-plans every execution when the plan

@@ -145,17 +145,19 @@ export function readWithCaller<Row extends object>(
 }
 
 /**
- * As readWithCaller, for a write (the checkout's claim, migration 0023): `call` takes the
- * caller's id, username and session generation before `values`, and writes only when the
- * user's row still carries them, so that nothing is written for a caller refused here. Run
- * once, never again after a lost answer (`unverifiedWrite`: its caller copes with that). For
- * routes any signed-in user may call: the call does not check a staff or admin level.
+ * As readWithCaller, for a write (the checkout's claim, migration 0023; the item add, 0027):
+ * `call` takes the caller's id, username and session generation before `values`, and writes
+ * only when the user's row still carries them, so that nothing is written for a caller
+ * refused here. Run once, never again after a lost answer (`unverifiedWrite`: its caller
+ * copes with that), or with `verified` in a verified transaction of its own, as any write.
+ * For routes any signed-in user may call: the call does not check a staff or admin level.
  */
 export function writeWithCaller<Row extends object>(
   request: FastifyRequest,
   database: Database,
   call: string,
   values: unknown[],
+  { verified = false }: { verified?: boolean } = {},
 ): Promise<{ user: AuthUser; row: Row } | null> {
   // The call checks who the caller is, not what the route asks of them: on a staff or admin
   // route it would write before the level is judged. Refused before anything is sent.
@@ -165,12 +167,22 @@ export function writeWithCaller<Row extends object>(
       new Error(`writeWithCaller on a ${level} route writes before its level is judged`),
     );
   }
-  return withCaller<Row>(request, database, { text: call, unverifiedWrite: true }, (caller) => [
+  const statement = verified ? { text: call, write: true } : { text: call, unverifiedWrite: true };
+  return withCaller<Row>(request, database, statement, (caller) => [
     caller.id,
     caller.username,
     caller.generation,
     ...values,
   ]);
+}
+
+/**
+ * Where the hook left the caller to the route (`callerInRead`) and the route must know it
+ * before its call that would bring it (an `Idempotency-Key` is kept per user): looked up
+ * alone, as the hook does. Nothing where the hook looked it up already.
+ */
+export async function lookUpCaller(request: FastifyRequest, database: Database): Promise<void> {
+  await readWithCaller(request, database, CALLER_ALONE, []);
 }
 
 /** One call with the pending caller's `args`, its caller's columns judged as the hook judges them. */

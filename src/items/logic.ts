@@ -1,11 +1,12 @@
 import { and, eq, sql } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import { formatMicros } from '../clock.js';
-import type { Db, Tx } from '../db/client.js';
+import type { Database, Db, Tx } from '../db/client.js';
 import { isOutOfRange } from '../db/errors.js';
 import { carts, items } from '../db/schema.js';
 import { iso, type Run, statement } from '../db/statement.js';
 import { CartClosed, CheckoutInProgress, Invalid, NotFound } from '../errors.js';
-import type { AuthUser } from '../http/auth.js';
+import { type AuthUser, writeWithCaller } from '../http/auth.js';
 import { itemRecord } from './queries.js';
 import { type CartItem, MAX_CART_QUANTITY, MAX_QUANTITY } from './schemas.js';
 
@@ -90,6 +91,25 @@ interface AddedRow extends Omit<CartItem, 'cart'> {
 }
 
 /**
+ * Behind a pooler, the add with its caller's look-up (migration 0027): the caller's id,
+ * username and session generation first, then ADD_ITEM's values; the line's id is `item_id`.
+ */
+export const ADD_ITEM_AS = 'select * from add_item_as($1, $2, $3, $4, $5, $6, $7)';
+
+/** The add's columns of `add_item_as`: all null when the cart is not there or not theirs. */
+type AddedAsRow = Omit<AddedRow, 'id' | 'checked_out'> & {
+  item_id: number | null;
+  checked_out: boolean | null;
+};
+
+/** The part number as stored: surrounding blanks are not part of it, and it is not blank. */
+function partNumberOf(given: string): string {
+  const partNumber = given.trim();
+  if (partNumber === '') throw Invalid.field('part_number', 'This field may not be blank.');
+  return partNumber;
+}
+
+/**
  * Adds a line, or merges the quantity into the line of the same part number (surrounding
  * blanks are not part of it). Answers the line as it now stands.
  */
@@ -101,10 +121,45 @@ export async function addItem(
   quantity: number,
   nowMicros: number,
 ): Promise<CartItem> {
-  const partNumber = givenPartNumber.trim();
-  if (partNumber === '') throw Invalid.field('part_number', 'This field may not be blank.');
+  const partNumber = partNumberOf(givenPartNumber);
   const values = [cartId, user.id, partNumber, quantity, formatMicros(nowMicros)];
   const [row] = await withinCartTotal(() => run<AddedRow>(ADD_ITEM, values));
+  return addedLine(row, cartId);
+}
+
+/**
+ * addItem behind a pooler where the caller is still to be looked up (`callerInRead`): the
+ * look-up and the add in one call, in the add's verified transaction, writing nothing for a
+ * caller the service refuses. Null where the caller was looked up already: addItem then.
+ */
+export async function addItemWithCaller(
+  request: FastifyRequest,
+  database: Database,
+  cartId: number,
+  givenPartNumber: string,
+  quantity: number,
+  nowMicros: number,
+): Promise<CartItem | null> {
+  // A blank part number is refused after the caller is judged, as on a direct connection.
+  const partNumber = givenPartNumber.trim();
+  if (partNumber === '') return null;
+  const values = [cartId, partNumber, quantity, formatMicros(nowMicros)];
+  const both = await withinCartTotal(() =>
+    writeWithCaller<AddedAsRow>(request, database, ADD_ITEM_AS, values, { verified: true }),
+  );
+  if (!both) return null;
+  const { item_id, checked_out, ...rest } = both.row;
+  return addedLine(
+    checked_out === null ? undefined : { ...rest, checked_out, id: item_id },
+    cartId,
+  );
+}
+
+/** The line an add answered, or its refusal. */
+function addedLine(
+  row: (Omit<AddedRow, 'id'> & { id: number | null }) | undefined,
+  cartId: number,
+): CartItem {
   if (!row) throw new NotFound('cart', `Invalid pk "${cartId}" - object does not exist.`);
   if (row.checked_out) throw new CartClosed();
   if (row.checkout_frozen) throw new CheckoutInProgress();

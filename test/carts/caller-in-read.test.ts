@@ -4,12 +4,12 @@ import { openDatabase } from '../../src/db/client.js';
 import { SESSION_ENDED } from '../../src/http/errors.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
-import { cartWith, checkedOutCart, checkout, loginStaff } from '../helpers/fixtures.js';
+import { cartWith, checkedOutCart, checkout, createCart, loginStaff } from '../helpers/fixtures.js';
 
 /**
  * Behind a transaction pooler the cart, the stats and the series look their caller up in the
  * same call as their read (`callerInRead`, migration 0022, decision 0016): one call instead
- * of two. Two services on one PostgreSQL database, one as behind a pooler
+ * of two; the checkout's claim (0023) and the item add (0027) too. Two services on one PostgreSQL database, one as behind a pooler
  * (DATABASE_POOLER=transaction: unnamed statements, functions) and one direct, must answer
  * every caller alike, and turn away the same tokens.
  */
@@ -193,6 +193,128 @@ describe.skipIf(!onPostgres)('the caller looked up with the read, behind a poole
     }
     // Nothing held: the same tokens check it out at once (no 409).
     expect((await checkout(pooled, anna.pooled, fresh)).status).toBe(200);
+  });
+
+  it('adds a line as the direct service does in one call fewer, and writes nothing for a token it turns away (migration 0027)', async () => {
+    const anna = sessions.anna;
+    const [mine, theirs] = [
+      await createCart(pooled, anna.pooled, {}),
+      await createCart(direct, anna.direct, {}),
+    ];
+    const add = (ctx: TestContext, session: Session, body: object, headers = {}) =>
+      ctx.request<Record<string, unknown>>('POST', '/api/v1/items/', {
+        token: session.token,
+        body,
+        headers,
+      });
+    /** Both services' answers to the same add, the line's own id and instant left out. */
+    const addBoth = async (body: (cart: number) => object) => {
+      const before = [pooled.database.queries, direct.database.queries];
+      const a = await add(pooled, anna.pooled, body(mine));
+      const b = await add(direct, anna.direct, body(theirs));
+      const calls = [pooled.database.queries - before[0], direct.database.queries - before[1]];
+      const strip = ({ id, cart, created, ...rest }: Record<string, unknown>) => ({
+        ...rest,
+        ...(id === undefined ? {} : { id: typeof id, cart: cart === mine || cart === theirs }),
+        ...(created === undefined ? {} : { created: typeof created }),
+      });
+      expect(strip(a.body)).toEqual(strip(b.body));
+      expect(a.status).toBe(b.status);
+      return { status: a.status, body: a.body, calls };
+    };
+    // A new line (blanks around the part number trimmed), then merged: one call fewer.
+    for (const quantity of [2, 3]) {
+      const { status, calls } = await addBoth((cart) => ({ cart, part_number: ' P-7 ', quantity }));
+      expect(status).toBe(201);
+      expect(calls).toEqual([1, 2]);
+    }
+    const line = await addBoth((cart) => ({ cart, part_number: 'P-7', quantity: 1 }));
+    expect(line.body).toMatchObject({ part_number: 'P-7', quantity: 6 });
+    // Refusals answered alike: over the line's limit, a blank part number, another's cart, a
+    // closed cart, no cart.
+    const refused: [(cart: number) => object, number][] = [
+      [(cart) => ({ cart, part_number: 'P-7', quantity: 999_999 }), 400],
+      [(cart) => ({ cart, part_number: '   ', quantity: 1 }), 400],
+      [() => ({ cart: carts[2], part_number: 'P-1', quantity: 1 }), 400],
+      [() => ({ cart: carts[1], part_number: 'P-1', quantity: 1 }), 400],
+      [() => ({ cart: 999_999, part_number: 'P-1', quantity: 1 }), 400],
+    ];
+    for (const [body, expected] of refused) {
+      expect((await addBoth(body)).status, JSON.stringify(body(mine))).toBe(expected);
+    }
+    // With an Idempotency-Key the caller is looked up first; a repeat gets the first answer.
+    const key = { 'idempotency-key': 'add-with-caller-1' };
+    const first = await add(
+      pooled,
+      anna.pooled,
+      { cart: mine, part_number: 'P-8', quantity: 1 },
+      key,
+    );
+    const again = await add(
+      pooled,
+      anna.pooled,
+      { cart: mine, part_number: 'P-8', quantity: 1 },
+      key,
+    );
+    expect([first.status, again.status]).toEqual([201, 201]);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+
+    // Anna's sessions ended, or her user erased: 401, and no line added or merged.
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const lines = async () =>
+      (
+        await admin.query(
+          'select c.items_count, c.total_quantity, (select json_agg(json_build_array(i.part_number, i.quantity) order by i.part_number) from items i where i.cart_id = c.id) as lines from carts c where c.id = $1',
+          [mine],
+        )
+      ).rows[0];
+    const kept = await lines();
+    expect(kept).toEqual({
+      items_count: 2,
+      total_quantity: 7,
+      lines: [
+        ['P-7', 6],
+        ['P-8', 1],
+      ],
+    });
+    try {
+      await admin.query(
+        'update users set session_generation = session_generation + 1 where id = $1',
+        [anna.pooled.userId],
+      );
+      for (const part_number of ['P-7', 'P-9']) {
+        const refusedAdd = await add(pooled, anna.pooled, { cart: mine, part_number, quantity: 1 });
+        expect(refusedAdd.status).toBe(401);
+        expect(refusedAdd.body).toEqual({ detail: SESSION_ENDED, code: 'token_not_valid' });
+      }
+      await admin.query(
+        'update users set session_generation = session_generation - 1 where id = $1',
+        [anna.pooled.userId],
+      );
+      await admin.query("update users set username = 'erased-anna' where id = $1", [
+        anna.pooled.userId,
+      ]);
+      const erased = await add(pooled, anna.pooled, {
+        cart: mine,
+        part_number: 'P-9',
+        quantity: 1,
+      });
+      expect(erased.status).toBe(401);
+      expect(erased.body).toEqual({ detail: 'User not found.', code: 'token_not_valid' });
+      expect(await lines()).toEqual(kept);
+    } finally {
+      await admin.query('update users set username = $2 where id = $1', [
+        anna.pooled.userId,
+        anna.pooled.username,
+      ]);
+      await admin.end();
+    }
+    // The same token adds again at once.
+    expect(
+      (await add(pooled, anna.pooled, { cart: mine, part_number: 'P-9', quantity: 1 })).status,
+    ).toBe(201);
   });
 
   it('turns away a token whose session ended or whose user was erased, before any answer', async () => {

@@ -17,7 +17,7 @@ import { sessionDefaultsSql } from '../../src/db/pool.js';
 import { Params, type Statement } from '../../src/db/statement.js';
 import type { AuthUser } from '../../src/http/auth.js';
 import { USER_BY_ID } from '../../src/http/auth.js';
-import { ADD_ITEM } from '../../src/items/logic.js';
+import { ADD_ITEM, ADD_ITEM_AS } from '../../src/items/logic.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
 import {
@@ -294,6 +294,134 @@ describe('the functions behind a pooler', () => {
     expect(await claimed(theirs)).toBeNull();
     // A user who is gone: no row.
     expect(await claimAs(999_999, 'nobody', 0, theirs)).toEqual([]);
+  });
+
+  it("add a line with its caller (migration 0027): as ADD_ITEM for the token's user; nothing for another", async () => {
+    const run = ctx.database.run;
+    const [caller] = await run<AuthUser & Record<string, unknown>>(asFunction(USER_BY_ID), [
+      anna.userId,
+    ]);
+    const now = '2026-03-01T09:15:02.123456Z';
+    const addAs = (
+      user: number,
+      username: string,
+      generation: number,
+      cart: number,
+      part: string,
+      quantity: number,
+    ) =>
+      run<Record<string, unknown>>({ text: ADD_ITEM_AS }, [
+        user,
+        username,
+        generation,
+        cart,
+        part,
+        quantity,
+        now,
+      ]);
+    /** The add's columns of a combined row, named as ADD_ITEM names them, ids left out. */
+    const addOf = (row: Record<string, unknown>) => {
+      const { item_id, cart_id, ...rest } = Object.fromEntries(
+        Object.entries(row).filter(([k]) => !(k in caller)),
+      );
+      return {
+        ...rest,
+        id: item_id === null ? null : 'id',
+        cart_id: cart_id === null ? null : 'cart',
+      };
+    };
+    const strip = ({ id, cart_id, ...rest }: Record<string, unknown>) => ({
+      ...rest,
+      id: id === null ? null : 'id',
+      cart_id: cart_id === null ? null : 'cart',
+    });
+    const lines = async (cart: number) =>
+      run<Record<string, unknown>>(
+        { text: 'select part_number, quantity from items where cart_id = $1 order by part_number' },
+        [cart],
+      );
+    const [a, b] = [await createCart(ctx, anna, {}), await createCart(ctx, anna, {})];
+    const closed = await checkedOutCart(ctx, anna, {});
+    const { username, sessionGeneration } = caller;
+    // The token's user: the caller's row and what ADD_ITEM answers (new, merged, over the
+    // line's limit, a closed cart).
+    const cases: [number | 'a', string, number][] = [
+      ['a', 'P-1', 3],
+      ['a', 'P-1', 4],
+      ['a', 'P-1', 999_999],
+      [closed, 'P-2', 1],
+    ];
+    for (const [cart, part, quantity] of cases) {
+      const [both] = await addAs(
+        anna.userId,
+        username,
+        sessionGeneration,
+        cart === 'a' ? b : cart,
+        part,
+        quantity,
+      );
+      const direct = await run<Record<string, unknown>>(ADD_ITEM, [
+        cart === 'a' ? a : cart,
+        anna.userId,
+        part,
+        quantity,
+        now,
+      ]);
+      expect(both).toMatchObject(caller);
+      expect(addOf(both)).toEqual(strip(direct[0]));
+    }
+    expect(await lines(b)).toEqual(await lines(a));
+    // Not theirs, or no such cart: the caller's row and the add's columns null, as ADD_ITEM
+    // answers nothing.
+    for (const cart of [b, 999_999]) {
+      const [staffRow] = await run<AuthUser & Record<string, unknown>>(asFunction(USER_BY_ID), [
+        staff.userId,
+      ]);
+      const [row] = await addAs(
+        staff.userId,
+        staffRow.username,
+        staffRow.sessionGeneration,
+        cart,
+        'P-3',
+        1,
+      );
+      expect(row).toMatchObject(staffRow);
+      expect(Object.values(addOf(row)).every((v) => v === null)).toBe(true);
+      expect(await run(ADD_ITEM, [cart, staff.userId, 'P-3', 1, now])).toEqual([]);
+    }
+    // A token the user's row no longer matches (renamed by an erasure, sessions ended): the
+    // caller's row, nothing written.
+    const kept = await lines(b);
+    for (const [name, generation] of [
+      ['erased-1', sessionGeneration],
+      [username, sessionGeneration + 1],
+    ] as const) {
+      const [refused] = await addAs(anna.userId, name, generation, b, 'P-1', 1);
+      expect(refused).toMatchObject(caller);
+      expect(Object.values(addOf(refused)).every((v) => v === null)).toBe(true);
+    }
+    expect(await lines(b)).toEqual(kept);
+    // A user who is gone: no row.
+    expect(await addAs(999_999, 'nobody', 0, b, 'P-1', 1)).toEqual([]);
+    // The add is add_item's (0019): the same statement, the caller's columns first.
+    const bodies = await run<{ proname: string; prosrc: string }>(
+      { text: "select proname, prosrc from pg_proc where proname in ('add_item', 'add_item_as')" },
+      [],
+    );
+    const body = (fn: string) => bodies.find((r) => r.proname === fn)?.prosrc ?? '';
+    const add = body('add_item');
+    const withCtes = add.slice(
+      add.indexOf('RETURN QUERY WITH'),
+      add.indexOf('  SELECT cart.checked_out'),
+    );
+    const select = add.slice(
+      add.indexOf('cart.checked_out, cart.checkout_frozen'),
+      add.lastIndexOf('END'),
+    );
+    expect(withCtes.length).toBeGreaterThan(500);
+    expect(select.length).toBeGreaterThan(100);
+    expect(body('add_item_as')).toContain(withCtes);
+    expect(body('add_item_as')).toContain(select);
   });
 
   it('record a checkout exactly as its statement does: stored once, then the record (migration 0026)', async () => {
