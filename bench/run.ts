@@ -35,20 +35,20 @@
  * after the service, and printed in a second table with its share of the service's req/s.
  */
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import { promisify } from 'node:util';
-import { createSigner } from 'fast-jwt';
 import pg from 'pg';
 import { DEMO_SERVICE_ACCOUNT } from '../erp-simulator/data.js';
 import { buildServer } from '../scripts/build.mjs';
 import { openDatabase } from '../src/db/client.js';
 import { sessionDefaultsSql } from '../src/db/pool.js';
 import { startPgBouncer } from '../test/helpers/pgbouncer.js';
-import type { Plan } from './load.js';
-import { CUSTOMERS, cartOf, parseScaling, type Shape, STAFF_ID, seed, storeGln } from './seed.js';
+import { JWT_SECRET, writePlan } from './plan.js';
+import type { Plan } from './scenarios.js';
+import { parseScaling, type Shape, seed } from './seed.js';
 import { judge, judgeScaling, type OverloadRow, type Row } from './targets.js';
 
 const SERVER = process.env.BENCH_DATABASE_URL;
@@ -59,7 +59,6 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const POOL_SIZE = 10;
 /** Seconds of warm-up per server and scenario before the timed runs. */
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
-const JWT_SECRET = 'bench-secret-bench-secret-bench-secret';
 const RESULTS = 'bench/results/latest.json';
 
 /** A service beside the first (BENCH_VARIANTS): its node binary and/or more environment. */
@@ -867,59 +866,6 @@ async function dataChecks(client: pg.Client, sim: string, seededCheckouts: numbe
       (ok ? '\nchecks: OK' : '\nchecks: FAILED'),
   );
   return checks;
-}
-
-function writePlan(shape: Shape): { file: string; plan: Plan } {
-  const sign = createSigner({ key: JWT_SECRET, algorithm: 'HS256' });
-  const iat = Math.floor(Date.now() / 1000);
-  const token = (id: number) =>
-    sign({
-      sub: String(id),
-      username: `bench-${id}`,
-      iat,
-      exp: iat + 24 * 3600,
-      orig_iat: iat,
-      jti: randomUUID(),
-    });
-  const tokens: Record<string, string> = {};
-  const customers: number[] = [];
-  for (let id = 1; id <= CUSTOMERS; id++) {
-    tokens[id] = token(id);
-    customers.push(id);
-  }
-  const plan: Plan = {
-    tokens,
-    staffToken: token(STAFF_ID),
-    customers,
-    glns: Array.from({ length: shape.stores }, (_, s) => storeGln(s + 1)),
-    anyCarts: [],
-    itemCarts: [],
-    checkoutCarts: [],
-  };
-  // Up to 20,000 carts per list, spread over the whole id range.
-  const stride = Math.max(1, Math.floor(shape.scale / 20_000));
-  // The carts to check out: up to 100,000 of the open ones (state 9: every tenth id), so that
-  // no server runs out within its warm-up and timed run when several share them (a repeated
-  // checkout answers the stored record: cheap, and not a checkout).
-  const checkoutStep = 10 * Math.max(1, Math.floor(shape.scale / 1_000_000));
-  for (let j = 9; j <= shape.scale && plan.checkoutCarts.length < 100_000; j += checkoutStep) {
-    const cart = cartOf(j);
-    if (cart.state === 9) plan.checkoutCarts.push([j, cart.userId]);
-  }
-  for (let i = 1; i <= shape.scale; i += stride) {
-    // Ten carts after each step (fewer when the steps are shorter: no cart twice).
-    for (let j = i; j < i + Math.min(10, stride) && j <= shape.scale; j++) {
-      const cart = cartOf(j);
-      if (j === i) plan.anyCarts.push([j, cart.userId, cart.existingPart]);
-      if (cart.open && cart.state < 9) plan.itemCarts.push([j, cart.userId, cart.existingPart]);
-    }
-  }
-  // Checkout scenario: distinct carts in random order.
-  plan.checkoutCarts.sort(() => Math.random() - 0.5);
-  mkdirSync('bench/results', { recursive: true });
-  const file = `bench/results/plan-${process.pid}.json`;
-  writeFileSync(file, JSON.stringify(plan));
-  return { file, plan };
 }
 
 async function load(
