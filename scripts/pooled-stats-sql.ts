@@ -1,5 +1,5 @@
 // Prints migration 0021 (drizzle/0021_pooled_stats.sql; with --with-caller, 0022; with --own,
-// 0025): the hot stats and series of
+// 0025; with --json, 0028): the hot stats and series of
 // src/carts/stats.ts as PL/pgSQL functions, their bodies the service's own texts. Run again
 // when those texts change, for a new migration that replaces them
 // (`npx tsx scripts/pooled-stats-sql.ts --replace > drizzle/00NN_….sql`);
@@ -133,13 +133,85 @@ END $$;`;
   return `${header}${[...own, ...either].join('\n--> statement-breakpoint\n')}\n`;
 }
 
+/** The caller's columns as `auth_user` (0019) names them, from `users` as `u`, for `INTO who`. */
+const CALLER_INTO = `u.id, u.username, u.email, u.first_name AS "firstName", u.last_name AS "lastName",
+    u.telephone, u.reference, u.is_staff AS "isStaff", u.is_admin AS "isAdmin",
+    u.session_generation AS "sessionGeneration"`;
+
+/** `who`'s columns (CALLER_INTO), for a select list. */
+const WHO_COLUMNS = `who.id, who.username, who.email, who."firstName", who."lastName", who.telephone,
+      who.reference, who."isStaff", who."isAdmin", who."sessionGeneration"`;
+
+/**
+ * Migration 0028 (drizzle/0028_pooled_json_with_caller.sql): each `<fn>_as` of 0025 once more
+ * as `<fn>_json`, answering one text where `<fn>_as` answers a row (src/http/auth.ts
+ * CALLER_JSON): for the stats the JSON object of the caller's columns and the figures; for a
+ * series the caller's JSON object, then, where the series has buckets, a newline and the
+ * series' text as it is (escaping a long text as JSON cost more than the call saved). Counted
+ * in instructions (npm run bench:instructions, decision 0016): a table function's call costs
+ * planning its result type, a function scan and a tuple store, and the two texts inlined in
+ * one statement (0025) start both plans on every call; a scalar call, the caller's read and
+ * one text behind an IF cost a fifth to two fifths less.
+ */
+export function pooledJsonSql(): string {
+  const header = `-- Behind a transaction pooler (issue 33, decision 0016): the hot stats and series with their
+-- caller (0022, 0025) as functions that answer one text (src/http/auth.ts CALLER_JSON), NULL
+-- when the user is gone: for the stats the JSON object of the caller's columns (as auth_user
+-- answers them) and the figures; for a series the caller's JSON object, then, where the series
+-- has buckets, a newline and the series' text (JSON escapes every newline: the first one ends
+-- the object). The caller is read first, then only the text the caller may see: staff's for
+-- staff, the caller's own for a customer. Called in the select list: no result type to plan,
+-- no function scan, no tuple store. Each \`<fn>_as\` of 0025 stays for an instance of the
+-- previous release. Written by scripts/pooled-stats-sql.ts --json;
+-- test/db/pooled-functions.test.ts checks each body against the service's texts today and
+-- each answer against auth_user and the statements.
+`;
+  const functions = POOLED_STATS.map(({ fn, text, params }) => {
+    const mine = POOLED_OWN_STATS.find((s) => s.fn === ownOf(fn));
+    if (!mine) throw new Error(`${fn}: no own`);
+    const args = Array.from({ length: params }, (_, i) => `p${i + 1} text`);
+    // The customer's text takes the caller's id as $1, then staff's values: as here.
+    const [staff, own] = [shifted(text).trim(), mine.text.trim()];
+    const series = fn.startsWith('series_');
+    const body = series
+      ? `  IF who."isStaff" OR who."isAdmin" THEN
+    v_series := (SELECT r.series FROM (${staff}) r);
+  ELSE
+    v_series := (SELECT r.series FROM (${own}) r);
+  END IF;
+  RETURN row_to_json(who)::text || CASE WHEN v_series IS NULL THEN '' ELSE E'\\n' || v_series END;`
+      : `  IF who."isStaff" OR who."isAdmin" THEN
+    RETURN (SELECT row_to_json(x)::text FROM (SELECT ${WHO_COLUMNS}, r.*
+      FROM (${staff}) r) x);
+  END IF;
+  RETURN (SELECT row_to_json(x)::text FROM (SELECT ${WHO_COLUMNS}, r.*
+    FROM (${own}) r) x);`;
+    return `CREATE FUNCTION ${fn}_json(${['p_user integer', ...args].join(', ')})
+RETURNS text
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $$
+DECLARE
+  who record;${series ? '\n  v_series text;' : ''}
+BEGIN
+  SELECT ${CALLER_INTO}
+  INTO who FROM users u WHERE u.id = $1;
+  IF NOT FOUND THEN
+    RETURN NULL;
+  END IF;
+${body}
+END $$;`;
+  });
+  return `${header}${functions.join('\n--> statement-breakpoint\n')}\n`;
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
   const args = process.argv;
   process.stdout.write(
-    args.includes('--own')
-      ? pooledOwnSql()
-      : args.includes('--with-caller')
-        ? pooledWithCallerSql()
-        : pooledStatsSql(args.includes('--replace')),
+    args.includes('--json')
+      ? pooledJsonSql()
+      : args.includes('--own')
+        ? pooledOwnSql()
+        : args.includes('--with-caller')
+          ? pooledWithCallerSql()
+          : pooledStatsSql(args.includes('--replace')),
   );
 }

@@ -1,7 +1,14 @@
 import type { FastifyRequest } from 'fastify';
 import type { Database } from '../db/client.js';
 import { HotStatements, Params, type Statement } from '../db/statement.js';
-import { type AuthUser, CALLER_ALONE, currentUser, isStaff, readWithCaller } from '../http/auth.js';
+import {
+  type AuthUser,
+  CALLER_ALONE,
+  CALLER_JSON,
+  currentUser,
+  isStaff,
+  readWithCaller,
+} from '../http/auth.js';
 import {
   ANY_INSTANT,
   type CartFilter,
@@ -201,9 +208,11 @@ export const POOLED_OWN_STATS: PooledStats[] = [];
     const args = p.values.map((_, i) => `$${i + 1}`).join(', ');
     // With the caller (migration 0022): the caller's id first, then the same values.
     const asArgs = ['$1', ...p.values.map((_, i) => `$${i + 2}`)].join(', ');
+    // With the caller as one text (migration 0028): the figures in its JSON, a series after it.
+    const answer = fn.startsWith('series_') ? `"${CALLER_JSON}:series"` : CALLER_JSON;
     return [
       `select * from ${fn}(${args})`,
-      withCaller ? `select * from ${fn}_as(${asArgs})` : undefined,
+      withCaller ? `select ${fn}_json(${asArgs}) as ${answer}` : undefined,
     ];
   };
   const fix = (fn: string, text: string, p: Params, returns: string) => {

@@ -194,7 +194,8 @@ async function withCaller<Row extends object>(
 ): Promise<{ user: AuthUser; row: Row } | null> {
   const caller = request.pendingCaller;
   if (!caller) return null;
-  const [answer] = await database.run<AuthUser & Row>(call, args(caller));
+  const [raw] = await database.run<AuthUser & Row>(call, args(caller));
+  const answer = raw && fromCallerJson(raw);
   const {
     id,
     username,
@@ -223,6 +224,30 @@ async function withCaller<Row extends object>(
   request.authUser = acceptCaller(caller, user);
   request.pendingCaller = null;
   return { user: request.authUser, row: row as Row };
+}
+
+/**
+ * The one column of a call that answers the caller's columns and the read's in one text
+ * (migration 0028), NULL when the user is gone: `caller_json`, their JSON object; or
+ * `caller_json:<column>`, the caller's JSON object, then (unless the column is null) a
+ * newline and that column's text as it is (JSON escapes every newline in the object).
+ */
+export const CALLER_JSON = 'caller_json';
+
+/** A call's row: the caller's and the read's columns (undefined: the user is gone). */
+export function fromCallerJson<Row extends object>(row: Row): Row | undefined {
+  const entries = Object.entries(row);
+  const [key, text] = entries[0] ?? [];
+  if (entries.length !== 1 || !key || !(key === CALLER_JSON || key.startsWith(`${CALLER_JSON}:`))) {
+    return row;
+  }
+  if (typeof text !== 'string') return undefined;
+  const column = key.slice(CALLER_JSON.length + 1);
+  if (!column) return JSON.parse(text) as Row;
+  const cut = text.indexOf('\n');
+  return cut < 0
+    ? ({ ...JSON.parse(text), [column]: null } as Row)
+    : ({ ...JSON.parse(text.slice(0, cut)), [column]: text.slice(cut + 1) } as Row);
 }
 
 /** `Bearer <token>` or, for older clients, `JWT <token>`. */

@@ -16,7 +16,7 @@ import { openDatabase } from '../../src/db/client.js';
 import { sessionDefaultsSql } from '../../src/db/pool.js';
 import { Params, type Statement } from '../../src/db/statement.js';
 import type { AuthUser } from '../../src/http/auth.js';
-import { USER_BY_ID } from '../../src/http/auth.js';
+import { CALLER_JSON, fromCallerJson, USER_BY_ID } from '../../src/http/auth.js';
 import { ADD_ITEM, ADD_ITEM_AS } from '../../src/items/logic.js';
 import { type Session, startTestApp, type TestContext } from '../helpers/app.js';
 import { createPostgresDatabase, onPostgres } from '../helpers/db.js';
@@ -82,6 +82,17 @@ function shapeStatements(user: AuthUser, query: (typeof STAFF_SHAPES)[number]) {
     }
   }
   return statements;
+}
+
+/**
+ * A call's answer with its caller, as the service reads it: the call's one text (migration
+ * 0028) read back into the caller's and the read's columns; undefined when the user is gone.
+ */
+function answerOf(rows: Record<string, unknown>[]): Record<string, unknown> | undefined {
+  expect(rows.length).toBe(1);
+  const [row] = rows as [Record<string, unknown>];
+  expect(Object.keys(row)[0]).toMatch(new RegExp(`^${CALLER_JSON}`));
+  return fromCallerJson(row);
 }
 
 /** The statement's function call, run as a plain statement (whatever the connection). */
@@ -152,7 +163,7 @@ describe('the functions behind a pooler', () => {
     expect(nonEmpty).toBeGreaterThan(28);
   });
 
-  it('with the caller (migrations 0022, 0025): answer the caller as auth_user and the read the caller may see', async () => {
+  it('with the caller (migrations 0022, 0025, 0028): answer the caller as auth_user and the read the caller may see', async () => {
     const run = ctx.database.run;
     const callerOf = async (id: number) =>
       (await run<Record<string, unknown>>(asFunction(USER_BY_ID), [id]))[0];
@@ -185,17 +196,29 @@ describe('the functions behind a pooler', () => {
         const [read] = await run<Record<string, unknown>>(statement, values);
         const [ownRead] = await run<Record<string, unknown>>(ownStatement, ownValues);
         for (const id of [staff.userId, anna.userId]) {
-          const [both] = await run<Record<string, unknown>>({ text: call }, [id, ...values]);
+          const both = answerOf(
+            await run<Record<string, unknown>>({ text: call }, [id, ...values]),
+          );
           const caller = await callerOf(id);
-          const rest = Object.fromEntries(Object.entries(both).filter(([k]) => !(k in caller)));
+          const rest = Object.fromEntries(
+            Object.entries(both ?? {}).filter(([k]) => !(k in caller)),
+          );
           expect(both).toMatchObject(caller);
           expect(rest, `${call} ${id}`).toEqual(id === staff.userId ? read : ownRead);
         }
         if (JSON.stringify(ownRead) !== JSON.stringify(read)) ownFigures += 1;
-        expect(await run({ text: call }, [999_999, ...values])).toEqual([]);
+        expect(answerOf(await run({ text: call }, [999_999, ...values]))).toBeUndefined();
       }
     }
     expect(called.size).toBe(POOLED_STATS.length);
+    // One text each (migration 0028): a series' after the caller's JSON object, as it is.
+    const [series] = await run<Record<string, string>>(
+      { text: 'select series_all_d_carts_json($1) as answer' },
+      [anna.userId],
+    );
+    const [head, tail] = series.answer.split('\n');
+    expect(JSON.parse(head)).toEqual(await callerOf(anna.userId));
+    expect(tail).toMatch(/^\d+:\d+(,\d+:\d+)*$/);
     // Anna's figures are not everyone's (staff's cart and others are in the data).
     expect(ownFigures).toBeGreaterThan(20);
   });
@@ -476,8 +499,12 @@ describe('the functions behind a pooler', () => {
         fn,
         `RETURN QUERY ${text.trim()};`,
       ]),
-      // Inlined (migrations 0025, 0026): the texts, the caller's id first.
-      ...POOLED_STATS.map(({ fn, text }): [string, string] => [`${fn}_as`, shifted(text).trim()]),
+      // Inlined (migrations 0026, 0028): the texts, the caller's id first; the customer's own.
+      ...POOLED_STATS.map(({ fn, text }): [string, string] => [`${fn}_json`, shifted(text).trim()]),
+      ...POOLED_OWN_STATS.map(({ fn, text }): [string, string] => [
+        `${fn.replace('_own_', '_')}_json`,
+        text.trim(),
+      ]),
       ['cart_doc_as', `(${cartAsText()})`],
     ];
     const rows = await ctx.database.run<{ proname: string; prosrc: string }>(
@@ -485,7 +512,7 @@ describe('the functions behind a pooler', () => {
       [expected.map(([fn]) => fn)],
     );
     const bodies = new Map(rows.map((r) => [r.proname, r.prosrc]));
-    expect(bodies.size).toBe(expected.length);
+    expect(bodies.size).toBe(new Set(expected.map(([fn]) => fn)).size);
     for (const [fn, text] of expected) expect(bodies.get(fn), fn).toContain(text);
   });
 
