@@ -38,11 +38,12 @@ import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 import { DEMO_SERVICE_ACCOUNT } from '../erp-simulator/data.js';
 import { buildServer } from '../scripts/build.mjs';
+import { seededRandom } from '../src/admin/demo-carts.js';
 import { openDatabase } from '../src/db/client.js';
 import { sessionDefaultsSql } from '../src/db/pool.js';
 import { startPgBouncer } from '../test/helpers/pgbouncer.js';
 import { JWT_SECRET, writePlan } from './plan.js';
-import { type Plan, type Req, scenarios, seededRandom } from './scenarios.js';
+import { type Plan, type Req, scenarios } from './scenarios.js';
 import { type Shape, seed } from './seed.js';
 
 const SCALE = Math.floor(Number(process.env.BENCH_SCALE ?? 100_000));

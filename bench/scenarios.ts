@@ -22,20 +22,8 @@ export type Req = {
   body?: string;
 };
 
-/** A source of numbers in [0, 1): Math.random, or a seeded one. */
+/** A source of numbers in [0, 1): Math.random, or a seeded one (src/admin/demo-carts.ts). */
 export type Random = () => number;
-
-/** The same numbers for the same seed (mulberry32). */
-export function seededRandom(seed: number): Random {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * Each scenario's request maker. `warmingUp`: the checkout takes its carts from the end of
