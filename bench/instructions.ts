@@ -26,12 +26,10 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
-  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -42,6 +40,7 @@ import { seededRandom } from '../src/admin/demo-carts.js';
 import { openDatabase } from '../src/db/client.js';
 import { sessionDefaultsSql } from '../src/db/pool.js';
 import { startPgBouncer } from '../test/helpers/pgbouncer.js';
+import { freePort, postgresBin } from '../test/helpers/process.js';
 import { JWT_SECRET, writePlan } from './plan.js';
 import { type Plan, type Req, scenarios } from './scenarios.js';
 import { type Shape, seed } from './seed.js';
@@ -75,27 +74,16 @@ function pgCommand(binary: string, args: string[]): [string, string[]] {
   return asRoot ? ['runuser', ['-u', 'postgres', '--', binary, ...args]] : [binary, args];
 }
 
-function postgresBin(): string {
-  const root = '/usr/lib/postgresql';
-  for (const version of existsSync(root) ? readdirSync(root).sort().reverse() : []) {
-    if (existsSync(join(root, version, 'bin', 'initdb'))) return join(root, version, 'bin');
-  }
-  throw new Error('PostgreSQL server binaries not found (apt-get install -y postgresql)');
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
+/** PostgreSQL's server binaries, or why not. */
+function serverBin(): string {
+  const bin = postgresBin();
+  if (!bin) throw new Error('PostgreSQL server binaries not found (apt-get install -y postgresql)');
+  return bin;
 }
 
 /** A server of the cluster in `dir`, plain or under callgrind; resolves once it answers. */
 async function startServer(dir: string, port: number, callgrind: boolean): Promise<ChildProcess> {
-  const server = join(postgresBin(), 'postgres');
+  const server = join(serverBin(), 'postgres');
   const args = ['-D', join(dir, 'data'), '-p', String(port), '-k', dir];
   const [command, argv] = callgrind
     ? pgCommand('valgrind', [
@@ -133,7 +121,7 @@ async function startServer(dir: string, port: number, callgrind: boolean): Promi
 async function stopServer(dir: string, child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
   const ended = new Promise((resolve) => child.once('exit', resolve));
-  const [pgCtl, args] = pgCommand(join(postgresBin(), 'pg_ctl'), [
+  const [pgCtl, args] = pgCommand(join(serverBin(), 'pg_ctl'), [
     'stop',
     '-D',
     join(dir, 'data'),
@@ -280,7 +268,7 @@ async function main(): Promise<void> {
   mkdirSync(join(dir, 'cg'), { mode: 0o777 });
   chmodSync(join(dir, 'cg'), 0o777);
   const port = await freePort();
-  const [initdb, initArgs] = pgCommand(join(postgresBin(), 'initdb'), [
+  const [initdb, initArgs] = pgCommand(join(serverBin(), 'initdb'), [
     '-D',
     join(dir, 'data'),
     '-A',

@@ -38,7 +38,6 @@ import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_pro
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { DEMO_SERVICE_ACCOUNT } from '../erp-simulator/data.js';
@@ -46,6 +45,7 @@ import { buildServer } from '../scripts/build.mjs';
 import { openDatabase } from '../src/db/client.js';
 import { sessionDefaultsSql } from '../src/db/pool.js';
 import { startPgBouncer } from '../test/helpers/pgbouncer.js';
+import { freePort } from '../test/helpers/process.js';
 import { JWT_SECRET, writePlan } from './plan.js';
 import type { Plan } from './scenarios.js';
 import { parseScaling, type Shape, seed } from './seed.js';
@@ -977,17 +977,6 @@ async function ready(url: string, anyStatus = false) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   throw new Error(`${url} did not come up`);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
 }
 
 async function createScratchDatabase(serverUrl: string) {

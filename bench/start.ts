@@ -12,13 +12,13 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { readdirSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { DEMO_SERVICE_ACCOUNT, DEMO_USERS } from '../erp-simulator/data.js';
 import { startSimulator } from '../erp-simulator/server.js';
 import { openDatabase } from '../src/db/client.js';
+import { freePort } from '../test/helpers/process.js';
 
 const SERVER = process.env.BENCH_DATABASE_URL;
 const RUNS = Number(process.env.START_RUNS ?? 5);
@@ -26,14 +26,6 @@ const COMMANDS: Record<string, string[]> = {
   tsx: ['node_modules/.bin/tsx', 'src/main.ts'],
   node: [process.execPath, 'dist/src/main.js'],
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const TICKS_PER_SECOND = 100;
 

@@ -236,11 +236,11 @@ export const CALLER_JSON = 'caller_json';
 
 /** A call's row: the caller's and the read's columns (undefined: the user is gone). */
 export function fromCallerJson<Row extends object>(row: Row): Row | undefined {
-  const entries = Object.entries(row);
-  const [key, text] = entries[0] ?? [];
-  if (entries.length !== 1 || !key || !(key === CALLER_JSON || key.startsWith(`${CALLER_JSON}:`))) {
-    return row;
-  }
+  const keys = Object.keys(row);
+  if (keys.length !== 1) return row;
+  const [key] = keys as [string];
+  if (key !== CALLER_JSON && !key.startsWith(`${CALLER_JSON}:`)) return row;
+  const text = (row as Record<string, unknown>)[key];
   if (typeof text !== 'string') return undefined;
   const column = key.slice(CALLER_JSON.length + 1);
   if (!column) return JSON.parse(text) as Row;

@@ -6,8 +6,8 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../erp-simulator/data.js';
-import { onPostgres, postgresBin } from '../helpers/db.js';
-import { freePort, startServiceProcess } from '../helpers/process.js';
+import { onPostgres } from '../helpers/db.js';
+import { freePort, postgresBin, startServiceProcess } from '../helpers/process.js';
 
 /**
  * `pg_ctl restart -m fast` (a minor upgrade, a failover) under a load of item adds, against

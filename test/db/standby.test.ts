@@ -7,10 +7,10 @@ import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/client.js';
 import { type Answer, startTestApp, type TestContext } from '../helpers/app.js';
-import { onPostgres, postgresBin } from '../helpers/db.js';
+import { onPostgres } from '../helpers/db.js';
 import { createCart } from '../helpers/fixtures.js';
 import { viaPgBouncer } from '../helpers/pgbouncer.js';
-import { freePort } from '../helpers/process.js';
+import { freePort, postgresBin } from '../helpers/process.js';
 import { TcpProxy } from '../helpers/tcp-proxy.js';
 
 /**

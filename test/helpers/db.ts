@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
@@ -7,17 +7,6 @@ import { type Database, openDatabase } from '../../src/db/client.js';
 import { pgbouncerInstalled, startPgBouncer, viaPgBouncer } from './pgbouncer.js';
 
 /** True when the suite runs against a PostgreSQL server (TEST_DATABASE_URL). */
-/** The newest PostgreSQL server binaries of Debian's packages (initdb, pg_ctl, …), if any. */
-export function postgresBin(): string | undefined {
-  const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  for (const version of readdirSync(root).sort().reverse()) {
-    const bin = join(root, version, 'bin');
-    if (existsSync(join(bin, 'initdb'))) return bin;
-  }
-  return undefined;
-}
-
 export const onPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 /**

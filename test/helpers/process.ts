@@ -1,7 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 /**
  * The low end of the kernel's range for the local ports of outgoing connections (and of
@@ -54,6 +55,17 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** The newest PostgreSQL server binaries of Debian's packages (initdb, pg_ctl, …), if any. */
+export function postgresBin(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  for (const version of readdirSync(root).sort().reverse()) {
+    const bin = join(root, version, 'bin');
+    if (existsSync(join(bin, 'initdb'))) return bin;
+  }
+  return undefined;
 }
 
 /**
