@@ -399,6 +399,23 @@ function defineFleet(variant: Variant) {
         expect(
           orders.filter((o: { order_id: string }) => o.order_id === checkout.body.order_id),
         ).toHaveLength(1);
+        // The README's stats and series: through PgBouncer each is one call with its caller
+        // (migration 0028), as production runs it.
+        const stats = await api(base, 'GET', '/carts/stats/', session);
+        expect(stats.status, stats.text).toBe(200);
+        expect(stats.body.total_quantity).toBeGreaterThanOrEqual(5);
+        const series = await api(
+          base,
+          'GET',
+          '/carts/time-series/?interval=D&aggregate=items',
+          session,
+        );
+        expect(series.status, series.text).toBe(200);
+        // Buckets are UTC days of the carts' creation.
+        const today = series.body.find(
+          (b: { interval: string }) => b.interval.slice(0, 10) === cart.body.created.slice(0, 10),
+        );
+        expect(today?.total).toBeGreaterThanOrEqual(1);
       }, 60_000);
 
       it('survives a SIGKILL of one instance under load; its WebSocket client reconnects and hears another instance', async () => {
